@@ -1,0 +1,99 @@
+package pool
+
+import (
+	"context"
+	"time"
+)
+
+// The methods in this file manage a pool's capacity and life. Pool and
+// FuncPool share them.
+
+// Cap returns the capacity: the most tasks that may run at once. It is the
+// value set by the latest successful Resize or Tune, or by the constructor.
+func (e *engine[E]) Cap() int { return e.gate.capacity() }
+
+// Running returns the number of tasks executing now. Idle workers are not
+// counted.
+func (e *engine[E]) Running() int { return e.running() }
+
+// Free returns Cap minus Running, or 0 when a shrink has left more tasks
+// running than the new capacity.
+func (e *engine[E]) Free() int { return max(0, e.Cap()-e.Running()) }
+
+// Waiting returns the number of accepted tasks that have not started yet,
+// plus the callers blocked in Submit.
+func (e *engine[E]) Waiting() int { return e.waiting() }
+
+// IsClosed reports whether the pool has been released (and not rebooted).
+func (e *engine[E]) IsClosed() bool { return e.isClosed() }
+
+// Resize sets the capacity to n, the most tasks that may run at once. It
+// implements resize.Resizer.
+//
+// The new capacity takes effect before Resize returns: from then on Cap
+// returns n and no task starts while n or more are running, whether idle
+// workers exist or not. A grow starts waiting tasks at once, up to the new
+// capacity, and admits blocked submitters as room appears. A shrink never
+// interrupts a running task: the tasks above the new capacity finish, and
+// the workers that ran them exit; idle workers above it exit at once.
+// Queued tasks and blocked submitters are kept. Resize never waits for
+// tasks.
+//
+// Concurrent calls are serialised into one order. Resize(Cap()) changes
+// nothing. A size below 1 returns an error matching ErrInvalidSize, and a
+// released pool returns ErrPoolClosed; in both cases nothing changes.
+//
+// A successful Resize synchronizes before any task it lets start.
+func (e *engine[E]) Resize(n int) error { return e.resize(n) }
+
+// Tune sets the capacity like Resize, with ants' signature and meaning: a
+// size below 1, or a released pool, is silently ignored. New code should
+// use Resize, which reports those cases.
+func (e *engine[E]) Tune(size int) { _ = e.resize(size) }
+
+// Release closes the pool without waiting. After it returns, submissions
+// return ErrPoolClosed and callers blocked in Submit wake with
+// ErrPoolClosed (their tasks were not accepted). Tasks that were accepted
+// still run, queued ones included, and then the workers exit; use
+// ReleaseTimeout or ReleaseContext to wait for that, or ReleaseNow to take
+// the queued tasks back instead.
+//
+// Release is idempotent and safe to call from many goroutines and from
+// inside a task.
+func (e *engine[E]) Release() { e.close(false) }
+
+// ReleaseTimeout releases the pool, as Release does, and waits until every
+// accepted task has finished and every worker goroutine has exited, or
+// until timeout has passed, in which case it returns ErrTimeout.
+//
+// It may be called after Release ("release now, wait later") and any
+// number of times. Called from inside a task, it cannot see that task
+// finish, and returns ErrTimeout after timeout.
+//
+// The return of every task synchronizes before a ReleaseTimeout that
+// returns nil.
+func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
+	e.close(false)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if e.wait(ctx) != nil {
+		return ErrTimeout
+	}
+	return nil
+}
+
+// ReleaseContext is ReleaseTimeout bounded by ctx instead of a duration:
+// it returns ctx.Err() if ctx is done first. A nil ctx is an error, and
+// the pool is still released.
+func (e *engine[E]) ReleaseContext(ctx context.Context) error {
+	e.close(false)
+	if ctx == nil {
+		return errNilContext
+	}
+	return e.wait(ctx)
+}
+
+// Reboot reopens a released pool, with the capacity it had, after waiting
+// for the workers of its previous life to exit (so it blocks while tasks
+// accepted before the release still run). On an open pool it does nothing.
+func (e *engine[E]) Reboot() { e.reboot() }

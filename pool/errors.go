@@ -1,0 +1,45 @@
+package pool
+
+import (
+	"errors"
+
+	"github.com/poolkit/poolkit/resize"
+)
+
+// ErrPoolClosed is returned by Submit, SubmitContext, Invoke and Resize on a
+// pool that has been released, and to submitters that were blocked when it
+// was released. It matches resize.ErrClosed.
+var ErrPoolClosed error = &poolError{msg: "pool: closed", parent: resize.ErrClosed}
+
+// ErrPoolOverload is returned by Submit, SubmitContext and Invoke when the
+// pool is saturated (every slot busy and the queue full) and the pool is
+// non-blocking (WithNonblocking), or WithMaxBlockingTasks callers are
+// already blocked. The task was not accepted.
+var ErrPoolOverload = errors.New("pool: overloaded")
+
+// ErrTimeout is returned by ReleaseTimeout when accepted tasks are still
+// running, or workers have not exited, when the timeout expires.
+var ErrTimeout = errors.New("pool: timed out waiting for tasks to finish")
+
+// ErrInvalidSize is returned by New, NewFunc and Resize for a size below 1
+// (or above resize.MaxSize). It is resize.ErrInvalidSize, so autoscalers
+// and other resize clients can match it without importing this package.
+var ErrInvalidSize = resize.ErrInvalidSize
+
+// ErrNilTask is returned by Submit and SubmitContext for a nil task, and by
+// NewFunc for a nil function.
+var ErrNilTask = errors.New("pool: nil task")
+
+// ErrInvalidOption is matched by the error New and NewFunc return for a nil
+// option or an option given an invalid value.
+var ErrInvalidOption = errors.New("pool: invalid option")
+
+var errNilContext = errors.New("pool: nil context")
+
+type poolError struct {
+	msg    string
+	parent error
+}
+
+func (e *poolError) Error() string { return e.msg }
+func (e *poolError) Unwrap() error { return e.parent }

@@ -1,0 +1,91 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+)
+
+// Future is the pending result of a task submitted with SubmitResult.
+type Future[T any] struct {
+	done chan struct{}
+	val  T
+	err  error
+}
+
+// PanicError is the error a Future or a Group reports for a task that
+// panicked. The panic still reaches the pool's panic handler.
+type PanicError struct {
+	Value any    // the value passed to panic
+	Stack []byte // the panicking goroutine's stack
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("pool: task panicked: %v", e.Value) }
+
+// ErrGoexit is reported by a Future or a Group for a task that called
+// runtime.Goexit instead of returning.
+var ErrGoexit = errors.New("pool: task called runtime.Goexit")
+
+// SubmitResult submits fn to p, as SubmitContext does, and returns a Future
+// for its result. When the submission fails, the error is returned, fn
+// never runs and the Future is nil.
+func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*Future[T], error) {
+	if fn == nil {
+		return nil, ErrNilTask
+	}
+	f := &Future[T]{done: make(chan struct{})}
+	err := p.SubmitContext(ctx, func() {
+		guarded(func() (err error) {
+			f.val, err = fn()
+			return err
+		}, func(err error) {
+			f.err = err
+			close(f.done)
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Done returns a channel that is closed when the task has finished.
+func (f *Future[T]) Done() <-chan struct{} { return f.done }
+
+// Wait blocks until the task has finished or ctx is done, and returns the
+// task's result, or the zero value and ctx.Err(). A task that panicked
+// yields a *PanicError. The task's return synchronizes before Wait returns
+// its result.
+func (f *Future[T]) Wait(ctx context.Context) (T, error) {
+	select {
+	case <-f.done:
+		return f.val, f.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// guarded runs fn and passes its outcome to finish exactly once: fn's
+// error, a *PanicError if it panicked, or ErrGoexit if it called
+// runtime.Goexit. A panic then goes on, so that the pool counts it and its
+// handler sees it.
+func guarded(fn func() error, finish func(error)) {
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		r := recover()
+		if r == nil {
+			finish(ErrGoexit)
+			return
+		}
+		finish(&PanicError{Value: r, Stack: debug.Stack()})
+		panic(r)
+	}()
+	err := fn()
+	returned = true
+	finish(err)
+}

@@ -1,0 +1,382 @@
+package pool_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// TestSubmitBlocksWhenSaturated: with every worker busy and the queue full,
+// Submit blocks, is counted in Waiting, and returns nil once a finishing
+// task makes room; the task then runs.
+func TestSubmitBlocksWhenSaturated(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(1))
+		tr := newTracker()
+		gate := make(chan struct{})
+		for i := range 2 {
+			if err := p.Submit(tr.task(i, gate)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := make(chan error, 1)
+		go func() { res <- p.Submit(tr.task(2, nil)) }()
+		synctest.Wait()
+		select {
+		case err := <-res:
+			t.Fatalf("Submit on a saturated pool returned %v, want it to block", err)
+		default:
+		}
+		checkGauges(t, p, 1, 1, 2)
+		close(gate)
+		synctest.Wait()
+		if err := <-res; err != nil {
+			t.Fatalf("blocked Submit = %v, want nil", err)
+		}
+		if tr.total() != 3 {
+			t.Errorf("%d tasks ran, want 3", tr.total())
+		}
+	})
+}
+
+// TestNonblockingOverload: a non-blocking saturated pool returns
+// ErrPoolOverload at once, and the task never runs.
+func TestNonblockingOverload(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithNonblocking(true))
+		tr := newTracker()
+		gate := make(chan struct{})
+		for i := range 2 {
+			if err := p.Submit(tr.task(i, gate)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 2; i < 5; i++ {
+			if err := p.Submit(tr.task(i, nil)); !errors.Is(err, pool.ErrPoolOverload) {
+				t.Errorf("Submit on saturated non-blocking pool = %v, want ErrPoolOverload", err)
+			}
+		}
+		close(gate)
+		synctest.Wait()
+		if tr.total() != 2 {
+			t.Errorf("%d tasks ran, want 2", tr.total())
+		}
+		if s := p.Stats(); s.Rejected != 3 || s.Submitted != 2 {
+			t.Errorf("Rejected %d, Submitted %d; want 3, 2", s.Rejected, s.Submitted)
+		}
+	})
+}
+
+// TestMaxBlockingTasks: past WithMaxBlockingTasks blocked callers, Submit
+// returns ErrPoolOverload instead of blocking.
+func TestMaxBlockingTasks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithMaxBlockingTasks(2))
+		gate := make(chan struct{})
+		if err := p.Submit(func() { <-gate }); err != nil {
+			t.Fatal(err)
+		}
+		res := make(chan error, 2)
+		for range 2 {
+			go func() { res <- p.Submit(func() {}) }()
+		}
+		synctest.Wait()
+		if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolOverload) {
+			t.Errorf("Submit past the blocking limit = %v, want ErrPoolOverload", err)
+		}
+		close(gate)
+		for range 2 {
+			if err := <-res; err != nil {
+				t.Errorf("blocked Submit = %v, want nil", err)
+			}
+		}
+	})
+}
+
+// TestSubmitContextCancel: a submitter blocked on a saturated pool returns
+// ctx.Err() when its context ends, and its task never runs; a context that
+// is already done is rejected even when there is room.
+func TestSubmitContextCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(0))
+		tr := newTracker()
+		gate := make(chan struct{})
+		if err := p.Submit(tr.task(0, gate)); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		start := time.Now()
+		err := p.SubmitContext(ctx, tr.task(1, nil))
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("SubmitContext = %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d != 2*time.Second {
+			t.Errorf("SubmitContext returned after %v, want 2s", d)
+		}
+		close(gate)
+		synctest.Wait()
+		done, cancel2 := context.WithCancel(context.Background())
+		cancel2()
+		if err := p.SubmitContext(done, tr.task(2, nil)); !errors.Is(err, context.Canceled) {
+			t.Errorf("SubmitContext(done ctx) = %v, want context.Canceled", err)
+		}
+		synctest.Wait()
+		if tr.ran(1) != 0 || tr.ran(2) != 0 {
+			t.Error("a task whose SubmitContext failed ran")
+		}
+		checkGauges(t, p, 1, 0, 0)
+	})
+}
+
+// TestReleaseWakesBlockedSubmitters: Release wakes blocked submitters with
+// ErrPoolClosed; their tasks never run, accepted tasks still do.
+func TestReleaseWakesBlockedSubmitters(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(1))
+		tr := newTracker()
+		gate := make(chan struct{})
+		for i := range 2 {
+			if err := p.Submit(tr.task(i, gate)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := make(chan error, 3)
+		for i := range 3 {
+			go func() { res <- p.Submit(tr.task(10+i, nil)) }()
+		}
+		synctest.Wait()
+		p.Release()
+		for range 3 {
+			if err := <-res; !errors.Is(err, pool.ErrPoolClosed) {
+				t.Errorf("blocked Submit after Release = %v, want ErrPoolClosed", err)
+			}
+		}
+		close(gate)
+		if err := p.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if tr.total() != 2 || tr.ran(0) != 1 || tr.ran(1) != 1 {
+			t.Errorf("ran %v, want exactly the two accepted tasks once", tr.runs)
+		}
+	})
+}
+
+// TestReleaseRunsQueued: accepted tasks that were queued at Release still
+// run, and ReleaseTimeout after Release waits for them ("release now, wait
+// later").
+func TestReleaseRunsQueued(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		tr := newTracker()
+		gate := make(chan struct{})
+		for i := range 10 {
+			if err := p.Submit(tr.task(i, gate)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		p.Release()
+		if err := p.ReleaseTimeout(time.Second); !errors.Is(err, pool.ErrTimeout) {
+			t.Errorf("ReleaseTimeout with running tasks = %v, want ErrTimeout", err)
+		}
+		close(gate)
+		if err := p.ReleaseTimeout(time.Second); err != nil {
+			t.Errorf("ReleaseTimeout = %v, want nil", err)
+		}
+		if tr.total() != 10 || tr.peak.Load() > 2 {
+			t.Errorf("ran %d (peak %d), want 10 (peak <= 2)", tr.total(), tr.peak.Load())
+		}
+		if s := p.Stats(); s.Workers != 0 || s.Completed != 10 || s.Submitted != 10 {
+			t.Errorf("after ReleaseTimeout Stats = %+v", s)
+		}
+	})
+}
+
+// TestReleaseTimeout: ReleaseTimeout returns ErrTimeout after exactly the
+// timeout when a task is stuck, and nil once everything has finished.
+func TestReleaseTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1)
+		gate := make(chan struct{})
+		if err := p.Submit(func() { <-gate }); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if err := p.ReleaseTimeout(3 * time.Second); !errors.Is(err, pool.ErrTimeout) {
+			t.Errorf("ReleaseTimeout = %v, want ErrTimeout", err)
+		}
+		if d := time.Since(start); d != 3*time.Second {
+			t.Errorf("ReleaseTimeout returned after %v, want 3s", d)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if err := p.ReleaseContext(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("ReleaseContext = %v, want context.DeadlineExceeded", err)
+		}
+		close(gate)
+		if err := p.ReleaseContext(context.Background()); err != nil {
+			t.Errorf("ReleaseContext after the task finished = %v", err)
+		}
+	})
+}
+
+// TestReleaseNow: the tasks that have not started are handed back, oldest
+// first; running ones finish; after ReleaseNow returns no task starts.
+func TestReleaseNow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, err := pool.NewFunc(2, func(ch chan struct{}) {
+			if ch != nil {
+				<-ch
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gate := make(chan struct{})
+		queued := make([]chan struct{}, 5)
+		for range 2 {
+			if err := p.Invoke(gate); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range queued {
+			queued[i] = make(chan struct{})
+			if err := p.Invoke(queued[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		back := p.ReleaseNow()
+		if len(back) != len(queued) {
+			t.Fatalf("ReleaseNow returned %d tasks, want %d", len(back), len(queued))
+		}
+		for i := range back {
+			if back[i] != queued[i] {
+				t.Errorf("ReleaseNow()[%d] is not the %dth queued argument", i, i)
+			}
+		}
+		close(gate)
+		if err := p.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if s := p.Stats(); s.Completed != 2 || s.Returned != 5 || s.Submitted != 7 {
+			t.Errorf("Stats = %+v, want 2 completed, 5 returned of 7", s)
+		}
+	})
+}
+
+// TestReleaseIdempotentAndFromTask: Release and ReleaseTimeout may be
+// called many times, from many goroutines and from inside a task, without
+// deadlock.
+func TestReleaseIdempotentAndFromTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		inTask := make(chan error, 1)
+		if err := p.Submit(func() {
+			p.Release()
+			p.Release()
+			inTask <- p.ReleaseTimeout(time.Second)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				p.Release()
+				_ = p.ReleaseTimeout(time.Minute)
+			})
+		}
+		if err := <-inTask; !errors.Is(err, pool.ErrTimeout) {
+			t.Errorf("ReleaseTimeout from inside a task = %v, want ErrTimeout", err)
+		}
+		wg.Wait()
+		if err := p.ReleaseTimeout(time.Second); err != nil {
+			t.Errorf("ReleaseTimeout = %v", err)
+		}
+	})
+}
+
+// TestReboot: a released pool reopens with its capacity, after its old
+// workers have exited, and runs tasks again.
+func TestReboot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 3)
+		p.Reboot() // open: no-op
+		if err := p.Resize(2); err != nil {
+			t.Fatal(err)
+		}
+		p.Release()
+		p.Reboot()
+		if p.IsClosed() {
+			t.Fatal("IsClosed() = true after Reboot")
+		}
+		tr := newTracker()
+		for i := range 5 {
+			if err := p.Submit(tr.task(i, nil)); err != nil {
+				t.Fatalf("Submit after Reboot = %v", err)
+			}
+		}
+		synctest.Wait()
+		if tr.total() != 5 || p.Cap() != 2 {
+			t.Errorf("after Reboot: ran %d, Cap %d; want 5, 2", tr.total(), p.Cap())
+		}
+	})
+}
+
+// TestIdleExpiry: idle workers exit after the expiry duration, not before;
+// WithDisablePurge keeps them; WithMinWorkers keeps that many.
+func TestIdleExpiry(t *testing.T) {
+	cases := []struct {
+		name string
+		opts []pool.Option
+		want int
+	}{
+		{"default", []pool.Option{pool.WithExpiryDuration(5 * time.Second)}, 0},
+		{"purge disabled", []pool.Option{pool.WithDisablePurge(true)}, 4},
+		{"min workers", []pool.Option{pool.WithExpiryDuration(5 * time.Second), pool.WithMinWorkers(1)}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				p := mustNew(t, 4, c.opts...)
+				idleWorkers(t, p, 4)
+				time.Sleep(4 * time.Second)
+				synctest.Wait()
+				if s := p.Stats(); s.Workers != 4 {
+					t.Errorf("after 4s idle: Workers %d, want 4", s.Workers)
+				}
+				time.Sleep(2 * time.Second)
+				synctest.Wait()
+				if s := p.Stats(); s.Workers != c.want {
+					t.Errorf("after 6s idle: Workers %d, want %d", s.Workers, c.want)
+				}
+				// The pool still works after its workers expired.
+				tr := newTracker()
+				if err := p.Submit(tr.task(0, nil)); err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait()
+				if tr.total() != 1 {
+					t.Error("task did not run after idle expiry")
+				}
+			})
+		})
+	}
+}
+
+// TestPreAllocStartsWorkers: WithPreAlloc starts Cap() workers at New.
+func TestPreAllocStartsWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 3, pool.WithPreAlloc(true))
+		synctest.Wait()
+		if s := p.Stats(); s.Workers != 3 || s.Idle != 3 || s.Running != 0 {
+			t.Errorf("Stats = %+v, want 3 idle workers", s)
+		}
+	})
+}

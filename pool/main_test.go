@@ -1,0 +1,27 @@
+package pool_test
+
+import (
+	"flag"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package if any test leaves a goroutine behind. It
+// also raises rapid's default number of checks: the state machine needs a
+// few hundred runs to reach the rarer interleavings of shrink and queue.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("rapid.checks"); f != nil && !flagGiven("rapid.checks") {
+		if err := f.Value.Set("1000"); err != nil {
+			panic(err)
+		}
+	}
+	goleak.VerifyTestMain(m)
+}
+
+func flagGiven(name string) bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

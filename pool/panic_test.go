@@ -1,0 +1,74 @@
+package pool_test
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// TestPanicKeepsCapacity: tasks that panic cost no capacity; every panic
+// reaches the handler and is counted, and the pool keeps running tasks at
+// full width afterwards.
+func TestPanicKeepsCapacity(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var handled atomic.Int32
+		p := mustNew(t, 2, pool.WithPanicHandler(func(v any) {
+			if v != "boom" {
+				t.Errorf("handler got %v, want boom", v)
+			}
+			handled.Add(1)
+		}))
+		for range 10 {
+			if err := p.Submit(func() { panic("boom") }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		if handled.Load() != 10 {
+			t.Errorf("handler called %d times, want 10", handled.Load())
+		}
+		assertFullWidth(t, p, 2)
+		if s := p.Stats(); s.Panicked != 10 || s.Completed != 12 {
+			t.Errorf("Panicked %d, Completed %d; want 10, 12", s.Panicked, s.Completed)
+		}
+	})
+}
+
+// TestGoexitKeepsCapacity: tasks that call runtime.Goexit cost no capacity
+// and their workers are replaced.
+func TestGoexitKeepsCapacity(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		for range 10 {
+			if err := p.Submit(runtime.Goexit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		assertFullWidth(t, p, 2)
+		if s := p.Stats(); s.Completed != 12 || s.Panicked != 0 || s.Workers > 2 {
+			t.Errorf("Stats = %+v, want 12 completed, no panics, at most 2 workers", s)
+		}
+	})
+}
+
+// assertFullWidth checks that n gated tasks can run at once.
+func assertFullWidth(t *testing.T, p *pool.Pool, n int) {
+	t.Helper()
+	tr := newTracker()
+	gate := make(chan struct{})
+	for i := range n {
+		if err := p.Submit(tr.task(i, gate)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	synctest.Wait()
+	if tr.now.Load() != int64(n) || p.Running() != n {
+		t.Errorf("%d tasks running (Running() = %d), want %d", tr.now.Load(), p.Running(), n)
+	}
+	close(gate)
+	synctest.Wait()
+}

@@ -1,0 +1,226 @@
+package pool_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/resize"
+)
+
+// TestNewRejectsInvalidSize: a size below 1 is an error, never "unlimited".
+func TestNewRejectsInvalidSize(t *testing.T) {
+	for _, n := range []int{0, -1, -1 << 40, resize.MaxSize + 1} {
+		p, err := pool.New(n)
+		if !errors.Is(err, pool.ErrInvalidSize) || p != nil {
+			t.Errorf("New(%d) = %v, %v; want nil, ErrInvalidSize", n, p, err)
+		}
+		fp, err := pool.NewFunc(n, func(int) {})
+		if !errors.Is(err, pool.ErrInvalidSize) || fp != nil {
+			t.Errorf("NewFunc(%d) = %v, %v; want nil, ErrInvalidSize", n, fp, err)
+		}
+	}
+	if _, err := pool.NewFunc[int](1, nil); !errors.Is(err, pool.ErrNilTask) {
+		t.Errorf("NewFunc(1, nil) = %v, want ErrNilTask", err)
+	}
+}
+
+// TestNewRejectsInvalidOptions: a nil option or an invalid option value is
+// an error matching ErrInvalidOption, not a panic.
+func TestNewRejectsInvalidOptions(t *testing.T) {
+	cases := []struct {
+		name string
+		opt  pool.Option
+	}{
+		{"nil option", nil},
+		{"negative queue size", pool.WithQueueSize(-1)},
+		{"negative max blocking", pool.WithMaxBlockingTasks(-1)},
+		{"negative expiry", pool.WithExpiryDuration(-time.Second)},
+		{"negative min workers", pool.WithMinWorkers(-1)},
+		{"nil logger", pool.WithLogger(nil)},
+		{"nil slog logger", pool.WithSlog(nil)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := pool.New(1, c.opt)
+			if !errors.Is(err, pool.ErrInvalidOption) || p != nil {
+				t.Errorf("New(1, %s) = %v, %v; want nil, ErrInvalidOption", c.name, p, err)
+			}
+		})
+	}
+}
+
+// TestZeroValuePool: methods of an unconstructed pool return errors or
+// zero values; none panics or hangs.
+func TestZeroValuePool(t *testing.T) {
+	var p pool.Pool
+	if err := p.Submit(func() {}); err == nil {
+		t.Error("Submit on zero Pool = nil, want an error")
+	}
+	if err := p.Resize(2); err == nil {
+		t.Error("Resize on zero Pool = nil, want an error")
+	}
+	p.Tune(3)
+	p.Release()
+	if err := p.ReleaseTimeout(time.Second); err != nil {
+		t.Errorf("ReleaseTimeout on zero Pool = %v, want nil", err)
+	}
+	p.Reboot()
+	if p.Cap() != 0 || p.Running() != 0 || p.Waiting() != 0 || p.IsClosed() || p.ReleaseNow() != nil {
+		t.Error("zero Pool reports state")
+	}
+	var f pool.FuncPool[int]
+	if err := f.Invoke(1); err == nil {
+		t.Error("Invoke on zero FuncPool = nil, want an error")
+	}
+}
+
+// TestSubmitNil: a nil task is rejected with ErrNilTask and changes nothing.
+func TestSubmitNil(t *testing.T) {
+	p := mustNew(t, 1)
+	if err := p.Submit(nil); !errors.Is(err, pool.ErrNilTask) {
+		t.Errorf("Submit(nil) = %v, want ErrNilTask", err)
+	}
+	if err := p.SubmitContext(context.Background(), nil); !errors.Is(err, pool.ErrNilTask) {
+		t.Errorf("SubmitContext(nil task) = %v, want ErrNilTask", err)
+	}
+	//lint:ignore SA1012 a nil context is the input under test
+	if err := p.SubmitContext(nil, func() {}); err == nil { //nolint:staticcheck
+		t.Error("SubmitContext(nil ctx) = nil, want an error")
+	}
+	if s := p.Stats(); s.Submitted != 0 || s.Rejected != 0 {
+		t.Errorf("after nil submissions Stats = %+v, want nothing counted", s)
+	}
+}
+
+// TestUseAfterRelease: every operation on a released pool returns
+// ErrPoolClosed (or is a documented no-op), and the rejected task never
+// runs.
+func TestUseAfterRelease(t *testing.T) {
+	p := mustNew(t, 2)
+	p.Release()
+	if !p.IsClosed() {
+		t.Fatal("IsClosed() = false after Release")
+	}
+	var ran atomic.Bool
+	task := func() { ran.Store(true) }
+	if err := p.Submit(task); !errors.Is(err, pool.ErrPoolClosed) {
+		t.Errorf("Submit after Release = %v, want ErrPoolClosed", err)
+	}
+	if err := p.SubmitContext(context.Background(), task); !errors.Is(err, pool.ErrPoolClosed) {
+		t.Errorf("SubmitContext after Release = %v, want ErrPoolClosed", err)
+	}
+	if err := p.Resize(5); !errors.Is(err, pool.ErrPoolClosed) || !errors.Is(err, resize.ErrClosed) {
+		t.Errorf("Resize after Release = %v, want ErrPoolClosed matching resize.ErrClosed", err)
+	}
+	p.Tune(7)
+	if p.Cap() != 2 {
+		t.Errorf("Cap() = %d after Resize/Tune on a closed pool, want 2", p.Cap())
+	}
+	if err := p.ReleaseTimeout(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() {
+		t.Error("a rejected task ran")
+	}
+}
+
+// TestTune: Tune has ants' meaning: sizes below 1 are ignored.
+func TestTune(t *testing.T) {
+	p := mustNew(t, 3)
+	for _, n := range []int{0, -1} {
+		p.Tune(n)
+		if p.Cap() != 3 {
+			t.Errorf("Tune(%d): Cap() = %d, want 3 (ignored)", n, p.Cap())
+		}
+	}
+	p.Tune(5)
+	if p.Cap() != 5 {
+		t.Errorf("Tune(5): Cap() = %d, want 5", p.Cap())
+	}
+}
+
+// TestResizeInvalid: invalid sizes return ErrInvalidSize and change nothing.
+func TestResizeInvalid(t *testing.T) {
+	p := mustNew(t, 3)
+	for _, n := range []int{0, -1, resize.MaxSize + 1} {
+		if err := p.Resize(n); !errors.Is(err, pool.ErrInvalidSize) {
+			t.Errorf("Resize(%d) = %v, want ErrInvalidSize", n, err)
+		}
+		if p.Cap() != 3 {
+			t.Errorf("after Resize(%d): Cap() = %d, want 3", n, p.Cap())
+		}
+	}
+	if s := p.Stats(); s.Resizes != 0 {
+		t.Errorf("Stats().Resizes = %d after rejected resizes, want 0", s.Resizes)
+	}
+}
+
+// TestResizeIdempotent: Resize to the current size changes nothing, and
+// repeating a Resize has the effect of one.
+func TestResizeIdempotent(t *testing.T) {
+	p := mustNew(t, 3)
+	for range 3 {
+		if err := p.Resize(3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := p.Stats(); s.Resizes != 0 || s.Cap != 3 {
+		t.Errorf("after Resize(3) x3 on a pool of 3: %+v, want Cap 3 and no resize counted", s)
+	}
+	for range 3 {
+		if err := p.Resize(5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := p.Stats(); s.Resizes != 1 || s.Cap != 5 {
+		t.Errorf("after Resize(5) x3: Cap %d, Resizes %d; want 5, 1", s.Cap, s.Resizes)
+	}
+}
+
+// TestResizeSatisfiesContract: Pool and FuncPool are resize.Resizers.
+func TestResizeSatisfiesContract(t *testing.T) {
+	var _ resize.Resizer = (*pool.Pool)(nil)
+	var _ resize.Resizer = (*pool.FuncPool[string])(nil)
+}
+
+// TestLoggerOptions: without a panic handler, a panic is reported through
+// the configured logger, and counted.
+func TestLoggerOptions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var printed atomic.Int32
+		p := mustNew(t, 1, pool.WithLogger(printfFunc(func(string, ...any) { printed.Add(1) })))
+		if err := p.Submit(func() { panic("boom") }); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if printed.Load() != 1 || p.Stats().Panicked != 1 {
+			t.Errorf("logger called %d times, Panicked %d; want 1, 1", printed.Load(), p.Stats().Panicked)
+		}
+		var logged atomic.Int32
+		q := mustNew(t, 1, pool.WithSlog(slog.New(countHandler{&logged})))
+		if err := q.Submit(func() { panic("boom") }); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if logged.Load() != 1 {
+			t.Errorf("slog handler called %d times, want 1", logged.Load())
+		}
+	})
+}
+
+type printfFunc func(string, ...any)
+
+func (f printfFunc) Printf(format string, args ...any) { f(format, args...) }
+
+type countHandler struct{ n *atomic.Int32 }
+
+func (h countHandler) Enabled(context.Context, slog.Level) bool  { return true }
+func (h countHandler) Handle(context.Context, slog.Record) error { h.n.Add(1); return nil }
+func (h countHandler) WithAttrs([]slog.Attr) slog.Handler        { return h }
+func (h countHandler) WithGroup(string) slog.Handler             { return h }

@@ -1,0 +1,54 @@
+package pool
+
+// waiter is a submitter blocked because the pool was saturated. It carries
+// its task, so that whoever frees room can admit the task on the waiter's
+// behalf and then wake it with the outcome.
+type waiter[E any] struct {
+	task       E
+	err        error         // the outcome, written before done is signalled
+	done       chan struct{} // buffered: signalling never blocks the signaller
+	prev, next *waiter[E]
+	queued     bool
+}
+
+// waitList is a FIFO of blocked submitters. It is not safe for concurrent
+// use: the engine guards it with engine.mu.
+type waitList[E any] struct {
+	head, tail *waiter[E]
+	n          int
+}
+
+func (l *waitList[E]) pushBack(w *waiter[E]) {
+	w.prev, w.next, w.queued = l.tail, nil, true
+	if l.tail == nil {
+		l.head = w
+	} else {
+		l.tail.next = w
+	}
+	l.tail = w
+	l.n++
+}
+
+func (l *waitList[E]) remove(w *waiter[E]) {
+	if w.prev == nil {
+		l.head = w.next
+	} else {
+		w.prev.next = w.next
+	}
+	if w.next == nil {
+		l.tail = w.prev
+	} else {
+		w.next.prev = w.prev
+	}
+	w.prev, w.next, w.queued = nil, nil, false
+	l.n--
+}
+
+// finish removes w and wakes it with err.
+func (l *waitList[E]) finish(w *waiter[E], err error) {
+	l.remove(w)
+	var zero E
+	w.task = zero
+	w.err = err
+	w.done <- struct{}{}
+}

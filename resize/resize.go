@@ -1,0 +1,65 @@
+// Package resize states the contract shared by everything in poolkit whose
+// capacity changes at run time: the task pool, the actor router, and the
+// adapters that put other pool libraries behind the same interface. The
+// autoscaler drives any Resizer and nothing else.
+//
+// The contract, in one paragraph: Resize(n) sets the capacity to n, the
+// number of units of work that may run at once. The new capacity takes
+// effect when Resize returns (that is its linearization point): from then
+// on Cap reports n, and no new unit of work starts while n or more are
+// running. Resize never waits for running work and never interrupts it; a
+// shrink drains as running work finishes, and a grow starts waiting work at
+// once. Calls from many goroutines are serialised into one order, and Cap
+// never reports a value that no Resize (or the constructor) set. Resize with
+// the current capacity changes nothing. A size below 1 returns an error
+// that matches ErrInvalidSize and changes nothing; a closed target returns
+// an error that matches ErrClosed and changes nothing.
+package resize
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Resizer is a target whose capacity can change at run time under the
+// package contract. Implementations are safe for concurrent use.
+type Resizer interface {
+	// Resize sets the capacity to n, as the package contract describes.
+	// It returns nil, or an error matching ErrInvalidSize or ErrClosed.
+	Resize(n int) error
+	// Cap returns the capacity set by the latest Resize, or by the
+	// constructor when there was none.
+	Cap() int
+}
+
+// ErrInvalidSize is matched (with errors.Is) by the error a Resizer
+// returns for a size below 1.
+var ErrInvalidSize = errors.New("resize: invalid size")
+
+// ErrClosed is matched (with errors.Is) by the error a Resizer returns when
+// it has been closed and can no longer change.
+var ErrClosed = errors.New("resize: target closed")
+
+// Validate returns an error matching ErrInvalidSize when n is not a valid
+// capacity, and nil otherwise. Implementations call it first in Resize so
+// that every Resizer rejects the same sizes with the same error.
+func Validate(n int) error {
+	if n < 1 || n > MaxSize {
+		return &sizeError{n: n}
+	}
+	return nil
+}
+
+// MaxSize is the largest capacity any poolkit Resizer accepts.
+const MaxSize = 1<<31 - 1
+
+type sizeError struct{ n int }
+
+func (e *sizeError) Error() string {
+	if e.n < 1 {
+		return "resize: invalid size " + strconv.Itoa(e.n) + ": must be at least 1"
+	}
+	return "resize: invalid size " + strconv.Itoa(e.n) + ": must be at most 2147483647"
+}
+
+func (e *sizeError) Unwrap() error { return ErrInvalidSize }
