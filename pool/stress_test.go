@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -185,5 +187,32 @@ func TestCapacityBoundStress(t *testing.T) {
 		if peak.Load() > int64(c) {
 			t.Errorf("cap %d: peak concurrency %d", c, peak.Load())
 		}
+	}
+}
+
+// TestNoGoroutineOutlivesRelease: once ReleaseTimeout has returned nil, no
+// goroutine of the pool is left, whatever state its workers were in.
+func TestNoGoroutineOutlivesRelease(t *testing.T) {
+	p, err := pool.New(64, pool.WithMinWorkers(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	for i := range 500 {
+		if err := p.Submit(func() {
+			if i%2 == 0 {
+				<-gate
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Release()
+	close(gate)
+	if err := p.ReleaseTimeout(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := goleak.Find(); err != nil {
+		t.Errorf("goroutines left after ReleaseTimeout: %v", err)
 	}
 }
