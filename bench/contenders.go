@@ -83,6 +83,6 @@ func (r antsRunner) Close() {
 
 type pondRunner struct{ p pond.Pool }
 
-func newPond(workers int) (runner, error) { return pondRunner{pond.NewPool(workers)}, nil }
+func newPond(workers int) (runner, error)  { return pondRunner{pond.NewPool(workers)}, nil }
 func (r pondRunner) Submit(t func()) error { return r.p.Go(t) }
 func (r pondRunner) Close()                { r.p.StopAndWait() }
