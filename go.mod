@@ -10,4 +10,7 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require golang.org/x/sync v0.11.0 // indirect
+require (
+	github.com/Jeffail/tunny v0.1.4 // indirect
+	golang.org/x/sync v0.11.0 // indirect
+)

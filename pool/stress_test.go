@@ -102,7 +102,15 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 		t.Fatal(err)
 	}
 	for _, f := range returned {
-		f() // the caller owns the handed-back tasks; running them must complete the count
+		// The caller owns the handed-back tasks; running them completes the
+		// count. Some panic or call Goexit, so each gets a goroutine.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() { _ = recover() }()
+			f()
+		}()
+		<-done
 	}
 	for id := range runs {
 		n := runs[id].Load()

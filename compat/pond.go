@@ -1,0 +1,68 @@
+package compat
+
+import (
+	"context"
+
+	"github.com/alitto/pond/v2"
+)
+
+var (
+	pondClosed   = []error{pond.ErrPoolStopped}
+	pondOverload = []error{pond.ErrQueueFull}
+)
+
+// Pond is pond v2's Pool, submitting with Go. pond has no panic handler
+// (a panic in a Go task is recovered and counted) and no idle expiry
+// setting (workers exit as soon as the queue is empty); its queue is
+// unbounded unless configured.
+type Pond struct{ p pond.Pool }
+
+// NewPond returns a pond pool of the given size, passed through as it is:
+// pond takes 0 to mean unbounded and panics on a negative size.
+func NewPond(size int, o Options) (*Pond, error) {
+	return &Pond{pond.NewPool(size, pond.WithNonBlocking(o.Nonblocking))}, nil
+}
+
+// Supports reports which Options pond honours: only Nonblocking.
+func (*Pond) Supports(f Feature) bool { return f == Nonblocking }
+
+// Submit calls Go.
+func (a *Pond) Submit(task func()) error {
+	return translate(a.p.Go(task), pondClosed, pondOverload)
+}
+
+// Release runs StopAndWait and waits for it, bounded by ctx; StopAndWait
+// goes on in the background if ctx ends first.
+func (a *Pond) Release(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { a.p.StopAndWait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Resize calls pond's Resize. pond takes 0 to mean unbounded and panics
+// on a negative size, so the adapter refuses sizes below 1.
+func (a *Pond) Resize(n int) error {
+	if err := invalidSize(n); err != nil {
+		return err
+	}
+	a.p.Resize(n)
+	return nil
+}
+
+// Cap returns MaxConcurrency.
+func (a *Pond) Cap() int { return a.p.MaxConcurrency() }
+
+// Running returns RunningWorkers: pond's workers, each running a task or
+// about to look for the next.
+func (a *Pond) Running() int { return int(a.p.RunningWorkers()) }
+
+// Waiting returns WaitingTasks: queued tasks.
+func (a *Pond) Waiting() int { return int(a.p.WaitingTasks()) }
+
+// Completed returns CompletedTasks.
+func (a *Pond) Completed() uint64 { return a.p.CompletedTasks() }

@@ -1,0 +1,61 @@
+package spectest_test
+
+import (
+	"testing"
+
+	"github.com/poolkit/poolkit/compat"
+	"github.com/poolkit/poolkit/spec_test"
+)
+
+// adapter is what every compat adapter offers.
+type adapter interface {
+	spectest.Pool
+	Supports(compat.Feature) bool
+}
+
+// implementation builds the suite's description of a compat adapter.
+func implementation[A adapter](name string, isolate bool, build func(int, compat.Options) (A, error),
+	known, notes map[string]string) spectest.Implementation {
+	// Supports is a property of the adapter type; asking a nil one builds
+	// no pool (pond's must not be built outside the clause's bubble).
+	var zero A
+	features := map[spectest.Feature]bool{}
+	for _, f := range []compat.Feature{compat.Nonblocking, compat.MaxBlocking, compat.Expiry, compat.PanicHandler} {
+		features[spectest.Feature(f)] = zero.Supports(f)
+	}
+	return spectest.Implementation{
+		Name: name,
+		New: func(c spectest.Config) (spectest.Pool, error) {
+			return build(c.Size, compat.Options{Nonblocking: c.Nonblocking, MaxBlocking: c.MaxBlocking,
+				Expiry: c.Expiry, PanicHandler: c.PanicHandler})
+		},
+		Features: features,
+		Isolate:  isolate,
+		Known:    known,
+		Notes:    notes,
+	}
+}
+
+// implementations lists what the matrix covers, in column order.
+func implementations() []spectest.Implementation {
+	return []spectest.Implementation{
+		implementation("poolkit", false, compat.NewPoolkit, nil, nil),
+		implementation("ants", true, compat.NewAnts, knownAnts, nil),
+		implementation("ants-func", true, compat.NewAntsFunc, knownAntsFunc, nil),
+		implementation("ants-multi", true, compat.NewAntsMulti, knownAntsMulti, nil),
+		implementation("pond", true, compat.NewPond, knownPond, notesPond),
+		implementation("tunny", true, compat.NewTunny, knownTunny, notesTunny),
+	}
+}
+
+// results collects every cell of a run for MATRIX.md.
+var results = map[string][]spectest.Result{}
+
+// TestConformance runs every clause against every implementation.
+func TestConformance(t *testing.T) {
+	for _, impl := range implementations() {
+		t.Run(impl.Name, func(t *testing.T) {
+			results[impl.Name] = spectest.Run(t, impl)
+		})
+	}
+}

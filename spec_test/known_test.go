@@ -1,0 +1,83 @@
+package spectest_test
+
+import "github.com/poolkit/poolkit/spec_test"
+
+// The divergences of the third-party pools found by this suite, each with
+// what the clause observed. The suite expects these clauses to fail (they
+// run in a child process each) and fails when one stops failing.
+
+// antsCommon holds what ants' Pool, generic PoolWithFunc and MultiPool
+// share; the maps below add each one's own.
+var antsCommon = map[string]string{
+	"NEW-1": "a size of 0 or -1 gives a working pool: ants takes a size below 1 to mean unlimited",
+	"SUB-1": "Submit(nil) returns nil; the worker then panics calling it (recovered and logged by ants)",
+	"CAP-2": "after Tune(2) on a pool of 4 with 4 idle workers, 4 new tasks run at once: idle workers are reused without checking the capacity",
+	"CAP-6": "rapid finds a task starting with 1 running at capacity 1 after a shrink (the idle-worker reuse of CAP-2)",
+	"RSZ-4": "Tune(0) and Tune(-1) are silently ignored: no error",
+	"RSZ-5": "Tune(5) on a released pool returns no error and changes Cap to 5",
+	"CLS-5": "a second ReleaseContext, after one that timed out, returns ErrPoolClosed instead of waiting: release now, wait later is impossible",
+	"CNT-1": "Running() counts live workers, idle ones included: 4 with one task running",
+	"CLS-6": spectest.Intermittent + "under -race, concurrent ReleaseContext calls race on the pool's stopPurge and stopTicktock fields (read in ReleaseContext, written in Release, ants.go:391 and :395)",
+}
+
+func withAnts(extra map[string]string) map[string]string {
+	m := map[string]string{}
+	for k, v := range antsCommon {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+var (
+	knownAnts     = withAnts(nil)
+	knownAntsFunc = withAnts(map[string]string{
+		"SUB-1": "Invoke(nil) returns nil; the worker then panics calling the nil func (recovered and logged by ants)",
+	})
+	knownAntsMulti = withAnts(map[string]string{
+		"CAP-3": "Tune(1) on a MultiPool of 2 sub-pools sets each sub-pool to 1, so 2 tasks run after a shrink to 1 and a waiting task starts with 1 still running",
+		"CAP-6": "rapid finds a task starting at or above the capacity after Tune (Tune applies per sub-pool)",
+		"RSZ-1": "Cap() after Tune(n) returns n times the number of sub-pools: a value no Resize set",
+		"RSZ-3": "Tune(2) on a MultiPool built with total size 2 (2 sub-pools of 1) makes Cap 4 and lets 4 tasks run: the same size twice is not a no-op",
+		"RSZ-5": "Tune(5) on a released MultiPool returns no error and changes Cap (to 5 per sub-pool)",
+		"CLS-5": "ReleaseContext's timeout error is formatted with %v (\"pool 0: context deadline exceeded\"), so errors.Is(err, context.DeadlineExceeded) fails; and a second call returns ErrPoolClosed",
+	})
+	knownPond = map[string]string{
+		"NEW-1": "NewPool(0) returns an unbounded pool (NewPool(-1) panics)",
+		"SUB-1": "Go(nil) returns nil; the nil task's panic is recovered and counted as failed",
+		"SUB-2": "the default queue is unbounded: 10000 gated tasks are accepted without blocking",
+		"SUB-3": "with WithNonBlocking and the default (unbounded) queue, no submission is ever rejected",
+		"CAP-6": "StopAndWait runs on pond's package-level default pool, which binds to the first testing/synctest bubble; the second bubble crashes the process (fatal error: sync: WaitGroup.Add called from multiple synctest bubbles)",
+		"RSZ-5": "Resize(5) on a stopped pool changes MaxConcurrency to 5 and reports nothing",
+	}
+	knownTunny = map[string]string{
+		"NEW-1":  "New(0) returns a pool with no workers, on which every Process blocks forever",
+		"NEW-2":  "New(64) starts 64 worker goroutines at once",
+		"SUB-1":  "a nil callback crashes the process: tunny recovers no panics (nil pointer dereference in the worker)",
+		"CAP-3":  "a shrink stops the removed workers only after their jobs, while the remaining worker already takes waiting jobs: 3 run at capacity 1",
+		"CAP-6":  "overlapping SetSize calls (the adapter stops waiting for each after 100ms) queue on tunny's mutex, which testing/synctest cannot see as blocked: runs hang until killed, or fail in ways rapid cannot replay",
+		"RSZ-2":  "SetSize blocks until the removed workers finish their jobs (the adapter gives up waiting after 100ms)",
+		"RSZ-5":  "SetSize after Close starts workers that send on the closed request channel: panic: send on closed channel",
+		"ONCE-1": "Process after Close panics (\"the pool is not running\") instead of returning an error",
+		"CLS-1":  "Process after Close panics: \"the pool is not running\"",
+		"CLS-2":  "callers waiting in Process when Close runs panic (\"the pool is not running\") instead of returning",
+		"CLS-3":  "Close with callers still waiting for a worker makes them panic (\"the pool is not running\")",
+		"CLS-5":  "a second Close panics: close of closed channel",
+		"CLS-6":  "concurrent or repeated Close panics: close of closed channel",
+		"CLS-7":  "Close from inside a job, then Close again from outside, panics: close of closed channel",
+		"PAN-1":  "a panicking job crashes the process: tunny recovers no panics",
+		"PAN-3":  "runtime.Goexit in a job ends the worker, and the caller's Process panics (\"worker was closed\")",
+		"CONC-1": "Process racing Close panics: \"the pool is not running\"",
+	}
+	notesPond = map[string]string{
+		"RSZ-4": "the adapter refuses sizes below 1: pond's own Resize(0) would make the pool unbounded",
+	}
+	notesTunny = map[string]string{
+		"RSZ-4": "the adapter refuses sizes below 1: tunny's SetSize(0) stops every worker and a negative size panics",
+		"RSZ-1": "Cap reports the size last asked for, since tunny's GetSize blocks during a shrink",
+	}
+)
