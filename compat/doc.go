@@ -21,6 +21,7 @@
 package compat
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -76,3 +77,17 @@ func translate(err error, closed, overload []error) error {
 }
 
 func invalidSize(n int) error { return resize.Validate(n) }
+
+// waitFor runs f on a goroutine of its own and waits for it, bounded by
+// ctx; f goes on in the background if ctx ends first. It serves libraries
+// whose close cannot be bounded.
+func waitFor(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

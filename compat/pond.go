@@ -33,16 +33,7 @@ func (a *Pond) Submit(task func()) error {
 
 // Release runs StopAndWait and waits for it, bounded by ctx; StopAndWait
 // goes on in the background if ctx ends first.
-func (a *Pond) Release(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { a.p.StopAndWait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (a *Pond) Release(ctx context.Context) error { return waitFor(ctx, a.p.StopAndWait) }
 
 // Resize calls pond's Resize. pond takes 0 to mean unbounded and panics
 // on a negative size, so the adapter refuses sizes below 1.

@@ -26,17 +26,9 @@ func goSubmit(p Pool, task func()) chan error {
 // makeIdle leaves n idle workers behind by running n gated tasks at once.
 func (c *Case) makeIdle(p Pool, n int) {
 	c.T.Helper()
-	tr := newTracker()
-	gate := c.gate()
-	for i := range n {
-		goSubmit(p, tr.task(i, gate))
+	if !c.runAtOnce(p, n) {
+		c.T.FailNow()
 	}
-	synctest.Wait()
-	if tr.now.Load() != int64(n) {
-		c.T.Fatalf("setup: %d of %d tasks running", tr.now.Load(), n)
-	}
-	open(gate)
-	synctest.Wait()
 }
 
 var capacityClauses = []Clause{

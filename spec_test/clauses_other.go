@@ -19,8 +19,9 @@ func (c *Case) quietPanics(cfg Config, h func(any)) Config {
 	return cfg
 }
 
-// fullWidth checks that n gated tasks can run at once.
-func (c *Case) fullWidth(p Pool, n int) {
+// runAtOnce runs n gated tasks side by side, then lets them finish; it
+// reports whether all n ran at once, failing the clause if not.
+func (c *Case) runAtOnce(p Pool, n int) bool {
 	c.T.Helper()
 	tr := newTracker()
 	gate := c.gate()
@@ -28,11 +29,13 @@ func (c *Case) fullWidth(p Pool, n int) {
 		goSubmit(p, tr.task(i, gate))
 	}
 	synctest.Wait()
-	if tr.now.Load() != int64(n) {
+	ok := tr.now.Load() == int64(n)
+	if !ok {
 		c.T.Errorf("%d tasks run at once, want %d: capacity was lost", tr.now.Load(), n)
 	}
 	open(gate)
 	synctest.Wait()
+	return ok
 }
 
 var panicClauses = []Clause{
@@ -47,7 +50,7 @@ var panicClauses = []Clause{
 					}
 				}
 				synctest.Wait()
-				c.fullWidth(p, 2)
+				c.runAtOnce(p, 2)
 			})
 		}},
 	{ID: "PAN-2", Level: "MUST", Slug: "panic-handler", Needs: []string{"feature:" + string(PanicHandler)},
@@ -82,7 +85,7 @@ var panicClauses = []Clause{
 					}
 				}
 				synctest.Wait()
-				c.fullWidth(p, 2)
+				c.runAtOnce(p, 2)
 				ctx, cancel := contextWithTimeout(5 * time.Second)
 				defer cancel()
 				if err := p.Release(ctx); err != nil {
