@@ -1,0 +1,150 @@
+package autoscale
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/poolkit/poolkit/resize"
+)
+
+// Decision is one tick of the controller: what it saw, what it set, why.
+type Decision struct {
+	Observation
+	From, To int
+	Reason   string
+	Err      error // from Resize, if it failed
+}
+
+// Stats is a snapshot of the controller.
+type Stats struct {
+	Size    int   // the target's capacity at the last tick
+	Class   Class // what the controller has learned about the work
+	Knee    int   // the size growth is capped at, or 0
+	Ticks   uint64
+	Resizes uint64
+	Last    Observation
+}
+
+// Controller drives a resize.Resizer from the signals of its Meter. Create
+// one with New, wrap every task with Meter().Wrap, and call Run (or Tick,
+// to drive it yourself). Its methods are safe for concurrent use.
+type Controller struct {
+	r     resize.Resizer
+	meter Meter
+	tick  time.Duration
+
+	mu      sync.Mutex // guards everything below; held for a whole tick
+	law     law
+	obs     *Observer
+	log     []Decision // ring of the last cfg.logSize decisions
+	logNext int
+	stats   Stats
+}
+
+// ErrNilTarget is returned by New for a nil Resizer.
+var ErrNilTarget = errors.New("autoscale: nil target")
+
+// New returns a controller for r. It does not start a goroutine; call Run.
+func New(r resize.Resizer, opts ...Option) (*Controller, error) {
+	if r == nil {
+		return nil, ErrNilTarget
+	}
+	cfg := defaultConfig()
+	for i, o := range opts {
+		if o == nil {
+			return nil, invalid("option %d is nil", i)
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.max != 0 && cfg.max < cfg.min {
+		return nil, invalid("max %d is below min %d", cfg.max, cfg.min)
+	}
+	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}}
+	c.obs = newObserver(&c.meter, time.Now())
+	return c, nil
+}
+
+// Meter returns the meter whose tasks the controller watches.
+func (c *Controller) Meter() *Meter { return &c.meter }
+
+// Run ticks every WithTick interval until ctx is done, then returns
+// ctx.Err(). It resizes the target only when the size changes. It ends
+// early with the error of a Resize that fails, or with an error matching
+// resize.ErrClosed when the target reports itself closed (through an
+// IsClosed() bool method, as poolkit's and ants' pools have).
+func (c *Controller) Run(ctx context.Context) error {
+	t := time.NewTicker(c.tick)
+	defer t.Stop()
+	closer, _ := c.r.(interface{ IsClosed() bool })
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			if closer != nil && closer.IsClosed() {
+				return fmt.Errorf("autoscale: target: %w", resize.ErrClosed)
+			}
+			if d := c.Tick(); d.Err != nil {
+				return d.Err
+			}
+		}
+	}
+}
+
+// Tick observes the window since the previous tick, decides, and resizes
+// the target if the size changes. Run calls it; call it yourself to drive
+// the controller from your own loop.
+func (c *Controller) Tick() Decision {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	size := c.r.Cap()
+	o := c.obs.observe(time.Now(), size)
+	to, why := c.law.decide(o)
+	d := Decision{Observation: o, From: size, To: to, Reason: why}
+	if to != size {
+		d.Err = c.r.Resize(to)
+		if d.Err == nil {
+			c.stats.Resizes++
+			c.stats.Size = to
+		}
+	} else {
+		c.stats.Size = size
+	}
+	c.stats.Ticks++
+	c.stats.Class, c.stats.Knee, c.stats.Last = c.law.class, c.law.knee, o
+	if d.Reason != "" || d.Err != nil {
+		c.record(d)
+	}
+	return d
+}
+
+func (c *Controller) record(d Decision) {
+	if len(c.log) < c.law.cfg.logSize {
+		c.log = append(c.log, d)
+		return
+	}
+	c.log[c.logNext] = d
+	c.logNext = (c.logNext + 1) % len(c.log)
+}
+
+// Stats returns a snapshot of the controller.
+func (c *Controller) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// Log returns the recent decisions that changed the size or had a reason
+// to hold it, oldest first.
+func (c *Controller) Log() []Decision {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Decision, 0, len(c.log))
+	out = append(out, c.log[c.logNext:]...)
+	return append(out, c.log[:c.logNext]...)
+}

@@ -1,0 +1,132 @@
+package autoscale
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Option configures a Controller. Options are applied in order; when two
+// set the same thing the last one wins. A nil Option or an invalid value
+// makes New return an error matching ErrInvalidOption.
+type Option func(*config) error
+
+// ErrInvalidOption is matched by the error New returns for a nil option or
+// an option given an invalid value.
+var ErrInvalidOption = errors.New("autoscale: invalid option")
+
+type config struct {
+	min, max       int // max 0: 32 × GOMAXPROCS, read every tick
+	tick           time.Duration
+	targetWait     time.Duration // 0: pressure is a queue with busy workers
+	utilization    float64       // the u of N = λ·S₀/u
+	high, low      float64       // utilisation marks for growth and shrinking
+	stabilization  time.Duration
+	backoff        float64 // β
+	logSize        int
+	memoryHeadroom float64 // stop growing above this fraction of the memory limit
+}
+
+func defaultConfig() config {
+	return config{
+		min:            1,
+		tick:           250 * time.Millisecond,
+		utilization:    0.8,
+		high:           0.85,
+		low:            0.5,
+		stabilization:  3 * time.Second,
+		backoff:        0.9,
+		logSize:        256,
+		memoryHeadroom: 0.9,
+	}
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidOption}, args...)...)
+}
+
+// WithMin sets the smallest size the controller sets (default 1).
+func WithMin(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return invalid("min %d is below 1", n)
+		}
+		c.min = n
+		return nil
+	}
+}
+
+// WithMax sets the I/O-bound ceiling: the largest size the controller sets
+// for work that keeps gaining from more workers. The default is 32 ×
+// GOMAXPROCS, read on every tick; set it from what the work waits on (the
+// connections a downstream allows, the memory a worker needs). Work found
+// to be CPU-bound is held below ceil(1.5 × GOMAXPROCS) whatever this says.
+func WithMax(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return invalid("max %d is below 1", n)
+		}
+		c.max = n
+		return nil
+	}
+}
+
+// WithTick sets how often the controller observes and decides (default
+// 250ms).
+func WithTick(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return invalid("tick %v is not positive", d)
+		}
+		c.tick = d
+		return nil
+	}
+}
+
+// WithTargetWait makes a p99 queue wait above d count as pressure, in
+// addition to a queue with busy workers. The default, 0, uses only the
+// latter.
+func WithTargetWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return invalid("target wait %v is negative", d)
+		}
+		c.targetWait = d
+		return nil
+	}
+}
+
+// WithUtilization sets the utilisation the controller sizes for when it
+// grows (default 0.8), and so how much headroom it keeps.
+func WithUtilization(u float64) Option {
+	return func(c *config) error {
+		if !(u > 0 && u <= 1) {
+			return invalid("utilization %v is not in (0, 1]", u)
+		}
+		c.utilization = u
+		return nil
+	}
+}
+
+// WithStabilization sets how long a shrink waits: the controller applies
+// the largest size recommended over this window (default 3s).
+func WithStabilization(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return invalid("stabilization %v is negative", d)
+		}
+		c.stabilization = d
+		return nil
+	}
+}
+
+// WithLogSize sets how many decisions Log keeps (default 256).
+func WithLogSize(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return invalid("log size %d is below 1", n)
+		}
+		c.logSize = n
+		return nil
+	}
+}
