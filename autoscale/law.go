@@ -19,7 +19,7 @@ const (
 const (
 	gainCut      = 0.25             // below this marginal gain a step found a knee
 	gainIO       = 0.5              // above it, work beyond GOMAXPROCS is I/O-bound
-	kneeTTL      = 30 * time.Second // how long a knee caps growth
+	kneeTTL      = 10 * time.Second // how long a knee caps growth
 	baselineSpan = 30               // windows over which S₀ is the smallest mean
 	dropHold     = 2                // windows without growth after a rejection
 	shrinkStep   = 0.2              // the largest fraction of N removed per tick
@@ -39,7 +39,12 @@ type law struct {
 
 	baseline []time.Duration // recent mean service times, for S₀
 	recs     []rec           // size recommendations, for the stabilisation window
+	busy     float64         // busy workers, smoothed over ticks (EWMA)
 }
+
+// smoothing is the EWMA weight of the newest busy reading: shrinking acts
+// on a smoothed need, so that one quiet window does not remove workers.
+const smoothing = 0.3
 
 type probe struct {
 	from, to int
@@ -107,6 +112,7 @@ func (l *law) decide(o Observation) (int, string) {
 	case n < lo:
 		return l.done(o, lo, fmt.Sprintf("below the floor %d", lo))
 	case o.Rejections > 0:
+		l.busy = o.Busy
 		l.holdUntil = o.At.Add(dropHold * l.cfg.tick)
 		to := max(lo, min(n-1, int(float64(n)*l.cfg.backoff)))
 		return l.done(o, to, fmt.Sprintf("%d rejections: multiplicative decrease", o.Rejections))
@@ -126,19 +132,28 @@ func (l *law) decide(o Observation) (int, string) {
 		case o.MemLimit > 0 && o.MemLimit < math.MaxInt64 && float64(o.HeapLive) > l.cfg.memoryHeadroom*float64(o.MemLimit):
 			return l.done(o, n, fmt.Sprintf("pressure, but the live heap is %d of the %d memory limit", o.HeapLive, o.MemLimit))
 		}
-		// Every queued task could use a worker; Little's law on the baseline
-		// service time says how many the arrival rate keeps busy.
+		// Little's law on the baseline service time says how many workers
+		// the arrival rate keeps busy, plus what drains the backlog within
+		// a second. Before there is a baseline, every queued task could use
+		// a worker.
+		// The estimate from a measured service time is applied at once; a
+		// guess from the queue alone at most doubles the size.
 		need := max(n+1, o.BusyNow+o.Queue)
+		to := n + min(need-n, max(1, n))
 		if s0 > 0 && o.Lambda > 0 {
-			need = max(need, int(math.Ceil(o.Lambda*s0.Seconds()/l.cfg.utilization)))
+			work := o.Lambda*s0.Seconds() + float64(o.Queue)*s0.Seconds()/time.Second.Seconds()
+			need = max(n+1, int(math.Ceil(work/l.cfg.utilization)))
+			to = need
 		}
-		to := min(hi, n+min(need-n, max(1, n))) // additive at least, at most doubling
+		to = min(hi, to)
 		l.probe = &probe{from: n, to: to, x0: o.Throughput, sched0: o.SchedP99}
 		return l.done(o, to, fmt.Sprintf("queue %d at utilisation %.2f: λ·S₀/u asks for %d", o.Queue, u, need))
 	}
 	want := n
-	if u < l.cfg.low && o.Queue == 0 {
-		want = max(lo, int(math.Ceil(max(o.Busy, float64(o.BusyNow))/l.cfg.utilization)))
+	l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
+	// A few tasks caught between submission and start are not a backlog.
+	if l.busy/float64(n) < l.cfg.low && o.Queue <= n/4 {
+		want = max(lo, int(math.Ceil(l.busy/l.cfg.utilization)))
 	}
 	l.recs = append(l.recs, rec{o.At, want})
 	for len(l.recs) > 0 && o.At.Sub(l.recs[0].at) > l.cfg.stabilization {
@@ -167,6 +182,9 @@ func (l *law) judge(o Observation) string {
 	if p == nil || o.Size != p.to || p.x0 <= 0 || p.to <= p.from || o.Completions < 2*uint64(p.to) {
 		return ""
 	}
+	if o.Queue == 0 || o.Utilization() < l.cfg.high {
+		return "" // the backlog is gone: the step paid, or the load was what limited throughput
+	}
 	perWorker := p.x0 / float64(p.from)
 	gain := (o.Throughput - p.x0) / float64(p.to-p.from) / perWorker
 	schedJump := o.SchedP99 > 10*max(p.sched0, time.Millisecond)
@@ -176,7 +194,11 @@ func (l *law) judge(o Observation) string {
 	case gain >= gainIO && p.to > o.GOMAXPROCS:
 		l.class = IOBound
 	}
-	if gain < gainCut || schedJump {
+	// Throughput per window is noisy under an open-loop load, so a small
+	// gain alone does not make a knee: the scheduler's queue must say the
+	// extra workers only wait for a CPU. A downstream that saturates shows
+	// up as rejections and timeouts instead, which the loss rule handles.
+	if gain < gainCut && schedJump {
 		l.knee, l.kneeUntil = max(l.cfg.min, p.from), o.At.Add(kneeTTL)
 		return fmt.Sprintf("growing %d→%d bought %.2f of a worker each (scheduler p99 %v): knee at %d", p.from, p.to, gain, o.SchedP99, p.from)
 	}

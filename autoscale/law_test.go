@@ -22,10 +22,10 @@ func pressured(at time.Duration, n int, throughput float64, sched time.Duration,
 func TestLawFindsCPUKnee(t *testing.T) {
 	l := &law{cfg: defaultConfig(), class: Unknown}
 	to, why := l.decide(pressured(0, 2, 2000, 100*time.Microsecond, 2))
-	if to != 4 {
-		t.Fatalf("under pressure at 2: %d (%s), want 4 (doubling)", to, why)
+	if to != 13 {
+		t.Fatalf("under pressure at 2: %d (%s), want 13 = ceil(λ·S₀/u) = ceil(10000×1ms/0.8)", to, why)
 	}
-	to, why = l.decide(pressured(time.Second, 4, 2050, 30*time.Millisecond, 2))
+	to, why = l.decide(pressured(time.Second, 13, 2050, 30*time.Millisecond, 2))
 	if to != 2 || l.class != CPUBound || !strings.Contains(why, "knee") {
 		t.Fatalf("after a step that bought nothing: %d (%s), class %s; want back to 2, cpu-bound", to, why, l.class)
 	}
@@ -48,9 +48,12 @@ func TestLawKeepsGrowingIO(t *testing.T) {
 	cfg.max = 64
 	l := &law{cfg: cfg, class: Unknown}
 	n, x := 2, 200.0
-	for i := range 5 {
-		to, why := l.decide(pressured(time.Duration(i)*time.Second, n, x, 50*time.Microsecond, 2))
-		if to <= n {
+	for i := 0; n < 64; i++ {
+		o := pressured(time.Duration(i)*time.Second, n, x, 50*time.Microsecond, 2)
+		o.Service = time.Duration(i+1) * time.Millisecond // S₀ stays 1ms: the need grows with λ
+		o.Lambda = 10000 * float64(i+1)
+		to, why := l.decide(o)
+		if to <= n || i > 5 {
 			t.Fatalf("step %d at %d: %d (%s), want growth", i, n, to, why)
 		}
 		x *= float64(to) / float64(n) // each worker pays in full

@@ -1,0 +1,78 @@
+package eval_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+	"testing/synctest"
+
+	"go.uber.org/goleak"
+
+	"github.com/poolkit/poolkit/autoscale"
+	"github.com/poolkit/poolkit/autoscale/eval"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var report = flag.String("report", "", "write the I/O scenarios' results tables to this file")
+
+// controllers are the autoscalers compared, each starting at 4 workers
+// with a ceiling of 64.
+func controllers() []eval.Controller {
+	return []eval.Controller{
+		eval.Poolkit{Start0: 4, Options: []autoscale.Option{autoscale.WithMax(64)}},
+		eval.AIMD{Max: 64, Start0: 4},
+		eval.HPA{Max: 64, Start0: 4},
+		eval.Akka{Max: 64, Start0: 4},
+	}
+}
+
+// runIn runs one scenario through one controller inside a synctest bubble.
+func runIn(t *testing.T, s eval.Scenario, c eval.Controller) eval.Result {
+	var r eval.Result
+	synctest.Test(t, func(t *testing.T) { r = eval.Run(s, c, 42) })
+	return r
+}
+
+// TestIOScenarios replays every I/O scenario, in fake time, through the
+// fixed sizes and the controllers. It checks the harness's own accounting
+// (every arrival completed or was rejected, once) and, with -report,
+// writes the results tables.
+func TestIOScenarios(t *testing.T) {
+	var out bytes.Buffer
+	wins := 0
+	for _, s := range eval.IOScenarios() {
+		var fixed []eval.Result
+		for _, n := range eval.FixedSizes {
+			fixed = append(fixed, runIn(t, s, eval.Fixed(n)))
+		}
+		oracle := eval.Oracle(s, fixed)
+		var runs []eval.Result
+		for _, c := range controllers() {
+			runs = append(runs, runIn(t, s, c))
+		}
+		for _, r := range append(fixed, runs...) {
+			if r.Completed+r.Rejected != r.Arrivals || r.Arrivals == 0 {
+				t.Errorf("%s/%s: %d completed + %d rejected of %d arrivals", s.Name, r.Controller, r.Completed, r.Rejected, r.Arrivals)
+			}
+		}
+		eval.Table(&out, s, oracle, runs)
+		beatsAll := true
+		for _, b := range runs[1:] {
+			beatsAll = beatsAll && eval.Beats(s, runs[0], b)
+		}
+		if beatsAll {
+			wins++
+		}
+	}
+	fmt.Fprintf(&out, "\npoolkit beats every baseline on worker-seconds at equal p99 wait in %d of %d I/O scenarios.\n",
+		wins, len(eval.IOScenarios()))
+	t.Log(out.String())
+	if *report != "" {
+		if err := os.WriteFile(*report, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

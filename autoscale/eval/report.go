@@ -1,0 +1,73 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// FixedSizes is the grid the oracle is chosen from.
+var FixedSizes = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
+
+// Oracle picks the best fixed size in hindsight: the fewest worker-seconds
+// among the runs that kept the p99 queue wait within the SLO and rejected
+// less than 0.1% of arrivals; if none did, the highest throughput.
+func Oracle(s Scenario, fixed []Result) Result {
+	best := -1
+	for i, r := range fixed {
+		ok := r.WaitP99 <= s.SLO && float64(r.Rejected) <= 0.001*float64(r.Arrivals)
+		if ok && (best < 0 || r.WorkerSeconds < fixed[best].WorkerSeconds) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return fixed[best]
+	}
+	for i, r := range fixed {
+		if best < 0 || r.Throughput > fixed[best].Throughput {
+			best = i
+		}
+	}
+	return fixed[best]
+}
+
+// Table writes one Markdown table for a scenario: the oracle and every
+// controller, with ratios to the oracle.
+func Table(w io.Writer, s Scenario, oracle Result, runs []Result) {
+	fmt.Fprintf(w, "\n### %s\n\n", s.Name)
+	fmt.Fprintf(w, "| controller | throughput | vs oracle | p50 wait | p99 wait | worker-s | vs oracle | rejected | flaps/min | resizes | settle | overshoot |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	row := func(name string, r Result) {
+		settle := "–"
+		if len(s.Changes) > 0 {
+			settle = "never"
+			if r.Settle >= 0 {
+				settle = r.Settle.Round(10 * time.Millisecond).String()
+			}
+		}
+		fmt.Fprintf(w, "| %s | %.0f/s | %.2f | %v | %v | %.1f | %.2f | %d | %.1f | %d | %s | %.0f%% |\n",
+			name, r.Throughput, r.Throughput/oracle.Throughput, r.WaitP50.Round(time.Microsecond),
+			r.WaitP99.Round(time.Microsecond), r.WorkerSeconds, r.WorkerSeconds/oracle.WorkerSeconds,
+			r.Rejected, r.Flaps, r.Resizes, settle, 100*r.Overshoot)
+	}
+	row("oracle ("+oracle.Controller+")", oracle)
+	for _, r := range runs {
+		row(r.Controller, r)
+	}
+}
+
+// Beats reports whether a did better than b on worker-seconds at an equal
+// (or better) p99 wait, or met the SLO where b did not.
+func Beats(s Scenario, a, b Result) bool {
+	if a.WaitP99 <= s.SLO && b.WaitP99 > s.SLO {
+		return true
+	}
+	equalWait := a.WaitP99 <= max(b.WaitP99+b.WaitP99/10, s.SLO)
+	return equalWait && a.WorkerSeconds < b.WorkerSeconds
+}
+
+// Slug is a file-name form of a scenario name.
+func Slug(name string) string {
+	return strings.ToLower(strings.NewReplacer(" ", "-", "/", "-", "(", "", ")", "").Replace(name))
+}
