@@ -23,10 +23,11 @@
 //     stabilisation window, a fraction of N per tick.
 //   - Otherwise hold: the band between the marks is the hysteresis.
 //
-// It tells CPU-bound from I/O-bound work by what an added worker buys: after
-// a growth step it compares the throughput per worker gained with the
-// average; a step that buys less than a quarter of a worker, or that sends
-// the scheduler's latency up tenfold, marks a knee, which caps growth for a
+// It tells CPU-bound from I/O-bound work by what an added worker buys:
+// after a growth step it compares the throughput gained per added worker
+// with the average. A step that buys less than a quarter of a worker while
+// the scheduler's run-queue latency goes up tenfold marks the work
+// CPU-bound and sets a knee, which caps growth for a
 // while. Bounds are read on every tick: the CPU-bound ceiling is
 // ceil(1.5 × GOMAXPROCS) (runtime.GOMAXPROCS(0), read, never set), the
 // I/O-bound ceiling is WithMax. Growth stops while the live heap is near
