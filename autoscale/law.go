@@ -23,6 +23,9 @@ const (
 	baselineSpan = 30               // windows over which S₀ is the smallest mean
 	dropHold     = 2                // windows without growth after a rejection
 	shrinkStep   = 0.2              // the largest fraction of N removed per tick
+	// schedSaturated is a p99 run-queue latency that means the CPUs are
+	// oversubscribed whatever it was before (µs when workers ≤ GOMAXPROCS).
+	schedSaturated = 10 * time.Millisecond
 )
 
 // law is the control law and the state it keeps between ticks. Not safe
@@ -187,7 +190,10 @@ func (l *law) judge(o Observation) string {
 	}
 	perWorker := p.x0 / float64(p.from)
 	gain := (o.Throughput - p.x0) / float64(p.to-p.from) / perWorker
-	schedJump := o.SchedP99 > 10*max(p.sched0, time.Millisecond)
+	// A tenfold rise, or a run-queue wait long enough to matter on its own:
+	// a pool that was CPU-saturated from its first window has no quiet
+	// baseline to rise from.
+	schedJump := o.SchedP99 > 10*max(p.sched0, time.Millisecond) || o.SchedP99 >= schedSaturated
 	switch {
 	case schedJump:
 		l.class = CPUBound
@@ -205,7 +211,13 @@ func (l *law) judge(o Observation) string {
 	return ""
 }
 
+// done records the decision as this tick's recommendation for the
+// stabilisation window (unless the idle path already recorded its need),
+// so that a shrink never undoes a recent growth before the window passes.
 func (l *law) done(o Observation, to int, why string) (int, string) {
+	if n := len(l.recs); n == 0 || !l.recs[n-1].at.Equal(o.At) {
+		l.recs = append(l.recs, rec{o.At, to})
+	}
 	if to != o.Size && why == "" {
 		why = "adjust"
 	}

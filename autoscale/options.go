@@ -33,8 +33,8 @@ func defaultConfig() config {
 		tick:           250 * time.Millisecond,
 		utilization:    0.8,
 		high:           0.85,
-		low:            0.5,
-		stabilization:  3 * time.Second,
+		low:            0.65,
+		stabilization:  5 * time.Second,
 		backoff:        0.9,
 		logSize:        256,
 		memoryHeadroom: 0.9,
@@ -109,7 +109,7 @@ func WithUtilization(u float64) Option {
 }
 
 // WithStabilization sets how long a shrink waits: the controller applies
-// the largest size recommended over this window (default 3s).
+// the largest size recommended over this window (default 5s).
 func WithStabilization(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

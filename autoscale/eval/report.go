@@ -57,14 +57,24 @@ func Table(w io.Writer, s Scenario, oracle Result, runs []Result) {
 	}
 }
 
-// Beats reports whether a did better than b on worker-seconds at an equal
-// (or better) p99 wait, or met the SLO where b did not.
+// Beats reports whether run a did better than run b of the same scenario
+// on worker-seconds at an equal p99 queue wait. In order: serving the load
+// comes first (a run with less than 95% of the other's throughput loses);
+// then meeting the SLO where the other does not; then, at worker-seconds
+// within 5% of each other, the lower p99 wait; else fewer worker-seconds
+// at a p99 wait no more than 10% worse (or within the SLO).
 func Beats(s Scenario, a, b Result) bool {
-	if a.WaitP99 <= s.SLO && b.WaitP99 > s.SLO {
+	switch {
+	case b.Throughput < 0.95*a.Throughput:
+		return true
+	case a.Throughput < 0.95*b.Throughput:
+		return false
+	case a.WaitP99 <= s.SLO && b.WaitP99 > s.SLO:
+		return true
+	case a.WorkerSeconds <= 1.05*b.WorkerSeconds && a.WaitP99 < b.WaitP99:
 		return true
 	}
-	equalWait := a.WaitP99 <= max(b.WaitP99+b.WaitP99/10, s.SLO)
-	return equalWait && a.WorkerSeconds < b.WorkerSeconds
+	return a.WorkerSeconds < b.WorkerSeconds && a.WaitP99 <= max(b.WaitP99+b.WaitP99/10, s.SLO)
 }
 
 // Slug is a file-name form of a scenario name.
