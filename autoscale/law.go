@@ -43,6 +43,7 @@ type law struct {
 	baseline []time.Duration // recent mean service times, for S₀
 	recs     []rec           // size recommendations, for the stabilisation window
 	busy     float64         // busy workers, smoothed over ticks (EWMA)
+	since    time.Time       // the first observation the window saw
 }
 
 // smoothing is the EWMA weight of the newest busy reading: shrinking acts
@@ -154,8 +155,10 @@ func (l *law) decide(o Observation) (int, string) {
 	}
 	want := n
 	l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
-	// A few tasks caught between submission and start are not a backlog.
-	if l.busy/float64(n) < l.cfg.low && o.Queue <= n/4 {
+	// A few tasks caught between submission and start are not a backlog,
+	// nor is a queue whose tasks start within two service times.
+	backlog := o.Queue > n/4 && (s0 == 0 || o.WaitP99 > 2*s0)
+	if l.busy/float64(n) < l.cfg.low && !backlog {
 		want = max(lo, int(math.Ceil(l.busy/l.cfg.utilization)))
 	}
 	l.recs = append(l.recs, rec{o.At, want})
@@ -166,7 +169,10 @@ func (l *law) decide(o Observation) (int, string) {
 	for _, r := range l.recs {
 		stable = max(stable, r.n)
 	}
-	if o.At.Sub(l.recs[0].at) < l.cfg.stabilization {
+	if l.since.IsZero() {
+		l.since = o.At
+	}
+	if o.At.Sub(l.since) < l.cfg.stabilization {
 		stable = max(stable, n) // not a whole window of history yet
 	}
 	if stable < n {

@@ -46,6 +46,18 @@ type Scenario struct {
 	SLO time.Duration
 	// CPUBound marks scenarios whose work burns CPU: they need real time.
 	CPUBound bool
+	// Procs, when set, changes the number of CPUs the process may use
+	// during the run: at each Procs.At[i] it calls Procs.Set(Procs.N[i]).
+	// The harness never sets GOMAXPROCS itself; the application running it
+	// passes runtime.GOMAXPROCS here if it wants this scenario.
+	Procs *ProcsChange
+}
+
+// ProcsChange is a schedule of GOMAXPROCS changes for a scenario.
+type ProcsChange struct {
+	At  []time.Duration
+	N   []int
+	Set func(n int)
 }
 
 // Controller sizes a pool during a run.
@@ -130,6 +142,18 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 
 	start := time.Now()
 	done := make(chan struct{})
+	if pc := s.Procs; pc != nil {
+		go func() {
+			for i, at := range pc.At {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Until(start.Add(at))):
+					pc.Set(pc.N[i])
+				}
+			}
+		}()
+	}
 	var series []Point
 	var ticker sync.WaitGroup
 	ticker.Go(func() {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"testing/synctest"
 
@@ -12,11 +13,15 @@ import (
 
 	"github.com/poolkit/poolkit/autoscale"
 	"github.com/poolkit/poolkit/autoscale/eval"
+	"github.com/poolkit/poolkit/bench/scaleplot"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-var report = flag.String("report", "", "write the I/O scenarios' results tables to this file")
+var (
+	report = flag.String("report", "", "write the I/O scenarios' results tables to this file")
+	plots  = flag.String("plots", "", "write one SVG plot per I/O scenario to this folder")
+)
 
 // controllers are the autoscalers compared, each starting at 4 workers
 // with a ceiling of 64.
@@ -59,6 +64,9 @@ func TestIOScenarios(t *testing.T) {
 			}
 		}
 		eval.Table(&out, s, oracle, runs)
+		if *plots != "" {
+			writePlot(t, *plots, s, append([]eval.Result{oracle}, runs...))
+		}
 		beatsAll := true
 		for _, b := range runs[1:] {
 			beatsAll = beatsAll && eval.Beats(s, runs[0], b)
@@ -74,5 +82,20 @@ func TestIOScenarios(t *testing.T) {
 		if err := os.WriteFile(*report, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func writePlot(t *testing.T, dir string, s eval.Scenario, runs []eval.Result) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, eval.Slug(s.Name)+".svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := scaleplot.WriteSVG(f, s, runs); err != nil {
+		t.Fatal(err)
 	}
 }

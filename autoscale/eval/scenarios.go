@@ -73,8 +73,10 @@ func IOScenarios() []Scenario {
 }
 
 // CPUScenarios are the scenarios whose work burns CPU: they need real time
-// and a quiet machine, and take about a minute per controller.
-func CPUScenarios(procs int) []Scenario {
+// and a quiet machine, and take about a minute per controller. With set
+// non-nil (an application passes runtime.GOMAXPROCS) they include S10,
+// which halves GOMAXPROCS for the middle third of the run and restores it.
+func CPUScenarios(procs int, set func(int)) []Scenario {
 	cpuCap := float64(procs) / cpuTask.Seconds()
 	cpuWork := func(time.Duration, *rand.Rand) Work { return Work{CPU: cpuTask} }
 	cpuStep := steps([]float64{0.3 * cpuCap, 0.9 * cpuCap, 0.3 * cpuCap}, []time.Duration{4 * time.Second, 10 * time.Second})
@@ -84,7 +86,7 @@ func CPUScenarios(procs int) []Scenario {
 		}
 		return Work{Downstream: ioService}
 	}
-	return []Scenario{
+	out := []Scenario{
 		{Name: "S5 CPU-bound saturation", Duration: 8 * time.Second, Rate: func(time.Duration) float64 { return 1.5 * cpuCap },
 			Work: cpuWork, SLO: 50 * time.Millisecond, CPUBound: true},
 		{Name: "S6 CPU step", Duration: 16 * time.Second, Rate: cpuStep, Work: cpuWork, SLO: 20 * time.Millisecond,
@@ -102,4 +104,11 @@ func CPUScenarios(procs int) []Scenario {
 				return Work{CPU: 300 * time.Microsecond, Downstream: 5 * time.Millisecond}
 			}, Slots: 64, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, CPUBound: true},
 	}
+	if set != nil && procs > 1 {
+		out = append(out, Scenario{Name: "S10 GOMAXPROCS halved mid-run", Duration: 15 * time.Second,
+			Rate: func(time.Duration) float64 { return 0.4 * cpuCap }, Work: cpuWork, SLO: 20 * time.Millisecond,
+			CPUBound: true, Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
+				N: []int{procs / 2, procs}, Set: set}})
+	}
+	return out
 }
