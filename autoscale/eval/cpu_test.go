@@ -14,10 +14,6 @@ import (
 
 var cpuReport = flag.String("cpu-report", "", "run the CPU-bound scenarios in full, in real time (about 10 minutes), and write their tables to this file")
 
-// cpuSizes is the fixed grid for the CPU-bound scenarios: past a few
-// workers per core nothing changes but the scheduler's queue.
-var cpuSizes = []int{1, 2, 3, 4, 8}
-
 // TestCPUScenarios runs the CPU-bound scenarios in real time. By default
 // it runs three seconds of the saturation scenario through poolkit's
 // controller and checks the harness's accounting and that the controller
@@ -53,7 +49,7 @@ func TestCPUScenarios(t *testing.T) {
 	wins := 0
 	for _, s := range scenarios {
 		var fixed []eval.Result
-		for _, n := range cpuSizes {
+		for _, n := range s.Grid {
 			fixed = append(fixed, eval.Run(s, eval.Fixed(n), 42))
 		}
 		oracle := eval.Oracle(s, fixed)

@@ -46,6 +46,8 @@ type Scenario struct {
 	SLO time.Duration
 	// CPUBound marks scenarios whose work burns CPU: they need real time.
 	CPUBound bool
+	// Grid is the fixed sizes the oracle is chosen from (nil: FixedSizes).
+	Grid []int
 	// Procs, when set, changes the number of CPUs the process may use
 	// during the run: at each Procs.At[i] it calls Procs.Set(Procs.N[i]).
 	// The harness never sets GOMAXPROCS itself; the application running it

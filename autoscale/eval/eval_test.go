@@ -50,7 +50,11 @@ func TestIOScenarios(t *testing.T) {
 	wins := 0
 	for _, s := range eval.IOScenarios() {
 		var fixed []eval.Result
-		for _, n := range eval.FixedSizes {
+		grid := s.Grid
+		if grid == nil {
+			grid = eval.FixedSizes
+		}
+		for _, n := range grid {
 			fixed = append(fixed, runIn(t, s, eval.Fixed(n)))
 		}
 		oracle := eval.Oracle(s, fixed)

@@ -88,9 +88,9 @@ func CPUScenarios(procs int, set func(int)) []Scenario {
 	}
 	out := []Scenario{
 		{Name: "S5 CPU-bound saturation", Duration: 8 * time.Second, Rate: func(time.Duration) float64 { return 1.5 * cpuCap },
-			Work: cpuWork, SLO: 50 * time.Millisecond, CPUBound: true},
+			Work: cpuWork, SLO: 50 * time.Millisecond, CPUBound: true, Grid: []int{1, 2, 3, 4, 8}},
 		{Name: "S6 CPU step", Duration: 16 * time.Second, Rate: cpuStep, Work: cpuWork, SLO: 20 * time.Millisecond,
-			CPUBound: true},
+			CPUBound: true, Grid: []int{1, 2, 3, 4, 8}},
 		{Name: "S7 regime switch I/O-CPU-I/O", Duration: 24 * time.Second,
 			Rate: func(t time.Duration) float64 {
 				if t >= 8*time.Second && t < 16*time.Second {
@@ -98,16 +98,18 @@ func CPUScenarios(procs int, set func(int)) []Scenario {
 				}
 				return 0.6 * ioCap
 			},
-			Work: regime, Slots: ioSlots, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, CPUBound: true},
+			Work: regime, Slots: ioSlots, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, CPUBound: true,
+			Grid: []int{2, 4, 8, 16, 24, 32, 48}},
 		{Name: "S8 mixed CPU and I/O", Duration: 12 * time.Second, Rate: func(time.Duration) float64 { return 0.5 * cpuCap },
 			Work: func(time.Duration, *rand.Rand) Work {
 				return Work{CPU: 300 * time.Microsecond, Downstream: 5 * time.Millisecond}
-			}, Slots: 64, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, CPUBound: true},
+			}, Slots: 64, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, CPUBound: true,
+			Grid: []int{4, 8, 16, 24, 32, 48}},
 	}
 	if set != nil && procs > 1 {
 		out = append(out, Scenario{Name: "S10 GOMAXPROCS halved mid-run", Duration: 15 * time.Second,
 			Rate: func(time.Duration) float64 { return 0.4 * cpuCap }, Work: cpuWork, SLO: 20 * time.Millisecond,
-			CPUBound: true, Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
+			CPUBound: true, Grid: []int{1, 2, 3, 4}, Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
 				N: []int{procs / 2, procs}, Set: set}})
 	}
 	return out
