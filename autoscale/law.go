@@ -137,16 +137,16 @@ func (l *law) decide(o Observation) (int, string) {
 			return l.done(o, n, fmt.Sprintf("pressure, but the live heap is %d of the %d memory limit", o.HeapLive, o.MemLimit))
 		}
 		// Little's law on the baseline service time says how many workers
-		// the arrival rate keeps busy, plus what drains the backlog within
-		// a second. Before there is a baseline, every queued task could use
-		// a worker.
+		// the arrival rate keeps busy (the spare capacity at utilisation u
+		// drains the backlog; sizing for the backlog too overshot by a
+		// fifth after steps). Before there is a baseline, every queued task
+		// could use a worker.
 		// The estimate from a measured service time is applied at once; a
 		// guess from the queue alone at most doubles the size.
 		need := max(n+1, o.BusyNow+o.Queue)
 		to := n + min(need-n, max(1, n))
 		if s0 > 0 && o.Lambda > 0 {
-			work := o.Lambda*s0.Seconds() + float64(o.Queue)*s0.Seconds()/time.Second.Seconds()
-			need = max(n+1, int(math.Ceil(work/l.cfg.utilization)))
+			need = max(n+1, int(math.Ceil(o.Lambda*s0.Seconds()/l.cfg.utilization)))
 			to = need
 		}
 		to = min(hi, to)

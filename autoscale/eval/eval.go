@@ -93,7 +93,7 @@ type Result struct {
 	WorkerSeconds        float64 // the integral of the size over the run
 	Flaps                float64 // direction reversals of the size per minute
 	Resizes              int
-	Settle               time.Duration // the longest settling after a load change (-1: never)
+	SettleUp, SettleDown time.Duration // the longest settling after a step up / down (-1: never, 0: none)
 	Overshoot            float64       // the largest (size - optimum) / optimum after a change
 	Series               []Point
 }
@@ -255,10 +255,15 @@ func (r *Result) summarise(s Scenario) {
 				settled = pt.T - ch
 			}
 		}
-		if settled < 0 {
-			r.Settle = -1
-		} else if r.Settle >= 0 {
-			r.Settle = max(r.Settle, settled)
+		worst := &r.SettleDown
+		if up {
+			worst = &r.SettleUp
+		}
+		switch {
+		case settled < 0:
+			*worst = -1
+		case *worst >= 0:
+			*worst = max(*worst, settled)
 		}
 		if up && opt > 0 && peak > opt {
 			r.Overshoot = max(r.Overshoot, float64(peak-opt)/float64(opt))
