@@ -156,8 +156,9 @@ func (l *law) decide(o Observation) (int, string) {
 	want := n
 	l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
 	// A few tasks caught between submission and start are not a backlog,
-	// nor is a queue whose tasks start within two service times.
-	backlog := o.Queue > n/4 && (s0 == 0 || o.WaitP99 > 2*s0)
+	// nor is a queue whose typical task starts within two service times
+	// (the p99 wait of CPU-bound work includes the run queue's delay).
+	backlog := o.Queue > n/4 && (s0 == 0 || o.WaitP50 > 2*s0)
 	if l.busy/float64(n) < l.cfg.low && !backlog {
 		want = max(lo, int(math.Ceil(l.busy/l.cfg.utilization)))
 	}
