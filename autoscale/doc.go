@@ -33,8 +33,11 @@
 // I/O-bound ceiling is WithMax. Growth stops while the live heap is near
 // the soft memory limit (debug.SetMemoryLimit(-1), which only reads).
 //
-// The package never changes process-wide state. On Go 1.25 and later the
-// runtime keeps GOMAXPROCS in line with the container's CPU quota by
-// itself; go.uber.org/automaxprocs would switch that off, and the library
-// never imports it.
+// The package never changes process-wide state: it reads GOMAXPROCS and
+// the memory limit and sets neither. On Go 1.25 and later the runtime
+// keeps GOMAXPROCS in line with the container's CPU quota by itself, and
+// follows the quota when it changes; go.uber.org/automaxprocs helps only
+// on older Go releases in a CPU-limited container, and once it has set
+// GOMAXPROCS the runtime stops following the quota. The library never
+// imports it; an application may, in its main.
 package autoscale
