@@ -20,17 +20,7 @@ func BenchmarkInvoke(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportAllocs()
-		var i uint64
-		for b.Loop() {
-			i++
-			wg.Add(1)
-			if err := p.Invoke(i); err != nil {
-				b.Fatal(err)
-			}
-		}
-		wg.Wait()
-		b.StopTimer()
+		invokeLoop(b, &wg, p.Invoke)
 		p.Release()
 	})
 	b.Run("impl=ants", func(b *testing.B) {
@@ -39,17 +29,7 @@ func BenchmarkInvoke(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportAllocs()
-		var i uint64
-		for b.Loop() {
-			i++
-			wg.Add(1)
-			if err := p.Invoke(i); err != nil {
-				b.Fatal(err)
-			}
-		}
-		wg.Wait()
-		b.StopTimer()
+		invokeLoop(b, &wg, p.Invoke)
 		p.Release()
 	})
 	b.Run("impl=chan", func(b *testing.B) {
@@ -76,6 +56,22 @@ func BenchmarkInvoke(b *testing.B) {
 		close(ch)
 		workers.Wait()
 	})
+}
+
+// invokeLoop hands one argument per op to invoke and waits for the batch;
+// the pool's function calls wg.Done. The timer stops before it returns.
+func invokeLoop(b *testing.B, wg *sync.WaitGroup, invoke func(uint64) error) {
+	b.ReportAllocs()
+	var i uint64
+	for b.Loop() {
+		i++
+		wg.Add(1)
+		if err := invoke(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	wg.Wait()
+	b.StopTimer()
 }
 
 // BenchmarkManySubmitters: every benchmark goroutine (GOMAXPROCS x 8 of

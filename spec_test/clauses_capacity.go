@@ -23,6 +23,14 @@ func goSubmit(p Pool, task func()) chan error {
 	return res
 }
 
+// goSubmitGated submits n tasks tracked by tr (ids 0..n-1) that wait for
+// gate, each from a goroutine of its own.
+func goSubmitGated(p Pool, tr *tracker, gate <-chan struct{}, n int) {
+	for i := range n {
+		goSubmit(p, tr.task(i, gate))
+	}
+}
+
 // makeIdle leaves n idle workers behind by running n gated tasks at once.
 func (c *Case) makeIdle(p Pool, n int) {
 	c.T.Helper()
@@ -40,9 +48,7 @@ var capacityClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				defer open(gate)
-				for i := range 6 {
-					goSubmit(p, tr.task(i, gate))
-				}
+				goSubmitGated(p, tr, gate, 6)
 				synctest.Wait()
 				if tr.now.Load() != 3 || tr.peak.Load() != 3 {
 					c.T.Errorf("%d running (peak %d), want 3", tr.now.Load(), tr.peak.Load())
@@ -61,9 +67,7 @@ var capacityClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				defer open(gate)
-				for i := range 4 {
-					goSubmit(p, tr.task(i, gate))
-				}
+				goSubmitGated(p, tr, gate, 4)
 				synctest.Wait()
 				if tr.now.Load() != 2 || tr.peak.Load() != 2 {
 					c.T.Errorf("after Resize(2): %d tasks running (peak %d), want 2", tr.now.Load(), tr.peak.Load())
@@ -114,9 +118,7 @@ var capacityClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				defer open(gate)
-				for i := range 3 {
-					goSubmit(p, tr.task(i, gate))
-				}
+				goSubmitGated(p, tr, gate, 3)
 				synctest.Wait()
 				if err := asResizer(p).Resize(4); err != nil {
 					c.T.Fatal(err)
@@ -265,9 +267,7 @@ var resizeClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				defer open(gate)
-				for i := range 3 {
-					goSubmit(p, tr.task(i, gate))
-				}
+				goSubmitGated(p, tr, gate, 3)
 				synctest.Wait()
 				start := time.Now()
 				done := make(chan error, 1)
@@ -294,9 +294,7 @@ var resizeClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				defer open(gate)
-				for i := range 4 {
-					goSubmit(p, tr.task(i, gate))
-				}
+				goSubmitGated(p, tr, gate, 4)
 				synctest.Wait()
 				for range 3 {
 					if err := asResizer(p).Resize(2); err != nil {

@@ -100,12 +100,7 @@ var closeClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				s := c.saturate(p, tr, gate, 2, false)
-				released := make(chan error, 1)
-				go func() {
-					ctx, cancel := contextWithTimeout(releaseWait)
-					defer cancel()
-					released <- p.Release(ctx)
-				}()
+				released := goRelease(p)
 				synctest.Wait()
 				outcomes := make([]error, len(s.blocked))
 				for i, res := range s.blocked {
@@ -146,12 +141,7 @@ var closeClauses = []Clause{
 					results[i] = goSubmit(p, tr.task(i, gate))
 				}
 				synctest.Wait()
-				released := make(chan error, 1)
-				go func() {
-					ctx, cancel := contextWithTimeout(releaseWait)
-					defer cancel()
-					released <- p.Release(ctx)
-				}()
+				released := goRelease(p)
 				synctest.Wait()
 				select {
 				case err := <-released:
@@ -270,4 +260,16 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
+}
+
+// goRelease releases p from a goroutine of its own, since Release waits
+// for accepted tasks; the outcome arrives on the channel.
+func goRelease(p Pool) chan error {
+	res := make(chan error, 1)
+	go func() {
+		ctx, cancel := contextWithTimeout(releaseWait)
+		defer cancel()
+		res <- p.Release(ctx)
+	}()
+	return res
 }

@@ -25,9 +25,7 @@ func (c *Case) runAtOnce(p Pool, n int) bool {
 	c.T.Helper()
 	tr := newTracker()
 	gate := c.gate()
-	for i := range n {
-		goSubmit(p, tr.task(i, gate))
-	}
+	goSubmitGated(p, tr, gate, n)
 	synctest.Wait()
 	ok := tr.now.Load() == int64(n)
 	if !ok {
