@@ -13,14 +13,20 @@ import (
 // are ignored by taking a baseline.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m, goleak.IgnoreCurrent()) }
 
-// TestContenders: every contender runs every submitted task exactly once
-// and shuts down cleanly, so the benchmarks compare like with like.
+// TestContenders: every contender runs every submitted task exactly once,
+// after a resize where it has one, and shuts down cleanly, so the
+// benchmarks compare like with like.
 func TestContenders(t *testing.T) {
 	for _, c := range contenders() {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := c.make(4)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if rs, ok := r.(resizer); ok {
+				if err := rs.Resize(2); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var n atomic.Int64
 			var wg sync.WaitGroup

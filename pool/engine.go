@@ -50,7 +50,7 @@ type engine[E any] struct {
 	// and parking workers, blocked submitters, closing and reopening.
 	mu struct {
 		sync.Mutex
-		idle      []*worker[E] // parked workers, most recently parked last
+		idle      idleStack[E] // parked workers
 		all       []*worker[E] // every live worker, for Stats
 		waiters   waitList[E]
 		live      int  // worker goroutines alive
@@ -261,8 +261,8 @@ func (e *engine[E]) resize(n int) error {
 	} else {
 		// Shrink never touches running tasks; idle workers beyond the new
 		// capacity have nothing left to do, so let them go now.
-		for len(e.mu.idle) > 0 && e.mu.live > n {
-			e.wakeLocked(e.popIdleLocked(), *new(E), false, true)
+		for e.mu.idle.len() > 0 && e.mu.live > n {
+			e.wakeLocked(e.mu.idle.pop(), *new(E), false, true)
 		}
 	}
 	e.mu.Unlock()
@@ -293,8 +293,8 @@ func (e *engine[E]) close(abandon bool) []E {
 				e.startLocked(*new(E), false)
 			}
 		}
-		for len(e.mu.idle) > 0 {
-			e.wakeLocked(e.popIdleLocked(), *new(E), false, true)
+		for e.mu.idle.len() > 0 {
+			e.wakeLocked(e.mu.idle.pop(), *new(E), false, true)
 		}
 		e.maybeDoneLocked()
 	}

@@ -380,3 +380,32 @@ func TestPreAllocStartsWorkers(t *testing.T) {
 		}
 	})
 }
+
+// TestExpiryCountsFromTheLastPark: a worker that is woken and parks again
+// has its idle time counted from the later park, though its timer was
+// armed at the first one (the timer is re-armed lazily).
+func TestExpiryCountsFromTheLastPark(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithExpiryDuration(time.Second))
+		run := func() {
+			t.Helper()
+			if err := p.Submit(func() {}); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+		}
+		run() // the worker parks at 0s
+		time.Sleep(600 * time.Millisecond)
+		run() // and again at 0.6s
+		time.Sleep(600 * time.Millisecond)
+		synctest.Wait()
+		if s := p.Stats(); s.Workers != 1 {
+			t.Errorf("at 1.2s, idle 0.6s: Workers %d, want 1", s.Workers)
+		}
+		time.Sleep(401 * time.Millisecond)
+		synctest.Wait()
+		if s := p.Stats(); s.Workers != 0 {
+			t.Errorf("at 1.601s, idle 1.001s: Workers %d, want 0", s.Workers)
+		}
+	})
+}

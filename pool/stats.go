@@ -41,7 +41,7 @@ func (e *engine[E]) Stats() Stats {
 	e.mu.Lock()
 	s := Stats{
 		Workers:   e.mu.live,
-		Idle:      len(e.mu.idle),
+		Idle:      e.mu.idle.len(),
 		Submitted: e.q.pushed() + e.mu.direct,
 		Completed: e.mu.completed,
 	}

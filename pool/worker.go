@@ -20,9 +20,15 @@ type worker[E any] struct {
 	hasTask bool
 	exit    bool
 
-	idleAt int // index in e.mu.idle, or -1; guarded by e.mu
+	idleAt int // index in e.mu.idle.ws, or -1; guarded by e.mu
 	allAt  int // index in e.mu.all; guarded by e.mu
-	timer  *time.Timer
+	// The expiry timer is armed lazily: a worker that parks often keeps
+	// the timer it armed at an earlier park, and when that fires early it
+	// is re-armed for what is left of the idle time since parkedAt. So a
+	// park costs a clock read rather than a timer-heap update.
+	timer    *time.Timer
+	armed    bool
+	parkedAt time.Time
 
 	completed atomic.Uint64 // written only by the worker's goroutine
 }
@@ -45,31 +51,11 @@ func (e *engine[E]) startLocked(t E, has bool) {
 	if has {
 		e.mu.direct++
 	}
-	if len(e.mu.idle) > 0 {
-		e.wakeLocked(e.popIdleLocked(), t, has, false)
+	if e.mu.idle.len() > 0 {
+		e.wakeLocked(e.mu.idle.pop(), t, has, false)
 		return
 	}
 	e.spawnLocked(true, t, has)
-}
-
-func (e *engine[E]) popIdleLocked() *worker[E] {
-	n := len(e.mu.idle) - 1
-	w := e.mu.idle[n]
-	e.mu.idle[n] = nil
-	e.mu.idle = e.mu.idle[:n]
-	w.idleAt = -1
-	return w
-}
-
-func (e *engine[E]) removeIdleLocked(w *worker[E]) {
-	i := w.idleAt
-	copy(e.mu.idle[i:], e.mu.idle[i+1:])
-	e.mu.idle[len(e.mu.idle)-1] = nil
-	e.mu.idle = e.mu.idle[:len(e.mu.idle)-1]
-	for j := i; j < len(e.mu.idle); j++ {
-		e.mu.idle[j].idleAt = j
-	}
-	w.idleAt = -1
 }
 
 func (e *engine[E]) wakeLocked(w *worker[E], t E, has, exit bool) {
@@ -112,6 +98,9 @@ func (w *worker[E]) loop(slot bool) {
 			e.work(w)
 		}
 		if !e.park(w) {
+			if w.armed {
+				w.timer.Stop()
+			}
 			returned = true
 			return
 		}
@@ -207,36 +196,25 @@ func (e *engine[E]) park(w *worker[E]) bool {
 			e.mu.Unlock()
 			return false
 		}
-		w.idleAt = len(e.mu.idle)
-		e.mu.idle = append(e.mu.idle, w)
+		e.mu.idle.push(w)
 		e.mu.Unlock()
 
 		if e.cfg.disablePurge {
 			<-w.wake
-		} else {
-			if w.timer == nil {
-				w.timer = time.NewTimer(e.cfg.expiry)
-			} else {
-				w.timer.Reset(e.cfg.expiry)
-			}
-			select {
-			case <-w.wake:
-				w.timer.Stop()
-			case <-w.timer.C:
-				e.mu.Lock()
-				if w.idleAt >= 0 {
-					e.removeIdleLocked(w)
-					if e.mu.live <= e.cfg.minWorkers && !e.mu.closed {
-						e.mu.Unlock()
-						continue // kept alive by WithMinWorkers
-					}
-					e.exitLocked(w)
+		} else if !w.waitOrExpire() {
+			e.mu.Lock()
+			if w.idleAt >= 0 {
+				e.mu.idle.remove(w)
+				if e.mu.live <= e.cfg.minWorkers && !e.mu.closed {
 					e.mu.Unlock()
-					return false
+					continue // kept alive by WithMinWorkers
 				}
+				e.exitLocked(w)
 				e.mu.Unlock()
-				<-w.wake // a waker took us off the stack just in time
+				return false
 			}
+			e.mu.Unlock()
+			<-w.wake // a waker took us off the stack just in time
 		}
 		if w.exit {
 			w.exit = false
@@ -258,4 +236,32 @@ func (e *engine[E]) handlePanic(r any) {
 	buf := make([]byte, 4<<10)
 	buf = buf[:runtime.Stack(buf, false)]
 	e.cfg.logf("pool: task panicked", "panic", r, "stack", string(buf))
+}
+
+// waitOrExpire waits for a wake-up token (true) or for the worker to have
+// been idle for the expiry duration since it parked (false).
+func (w *worker[E]) waitOrExpire() bool {
+	expiry := w.e.cfg.expiry
+	w.parkedAt = time.Now()
+	switch {
+	case w.timer == nil:
+		w.timer = time.NewTimer(expiry)
+	case !w.armed:
+		w.timer.Reset(expiry)
+	}
+	w.armed = true
+	for {
+		select {
+		case <-w.wake:
+			return true
+		case <-w.timer.C:
+		}
+		if left := expiry - time.Since(w.parkedAt); left > 0 {
+			// Armed at an earlier park: not idle long enough yet.
+			w.timer.Reset(left)
+			continue
+		}
+		w.armed = false
+		return false
+	}
 }

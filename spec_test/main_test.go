@@ -11,7 +11,10 @@ import (
 	"github.com/poolkit/poolkit/spec_test"
 )
 
-var update = flag.Bool("update", false, "rewrite MATRIX.md from this run's results")
+var (
+	update    = flag.Bool("update", false, "rewrite MATRIX.md from this run's results")
+	matrixOut = flag.String("matrix-out", "", "write the matrix this run found to this file instead of checking MATRIX.md")
+)
 
 // TestMain checks for leaked goroutines, except in the child processes the
 // suite starts: a leak there is the result of the pool under test.

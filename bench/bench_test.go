@@ -1,0 +1,26 @@
+package bench
+
+import "testing"
+
+// Every workload is a Benchmark function, its contenders sub-benchmarks
+// named impl=NAME: `go test -bench . ./bench | benchstat -col /impl -`.
+
+func BenchmarkTinyTasks(b *testing.B)      { runWorkload(b, "TinyTasks") }
+func BenchmarkIOLike(b *testing.B)         { runWorkload(b, "IOLike") }
+func BenchmarkMixed(b *testing.B)          { runWorkload(b, "Mixed") }
+func BenchmarkManySubmitters(b *testing.B) { runWorkload(b, "ManySubmitters") }
+func BenchmarkSubmitLatency(b *testing.B)  { runWorkload(b, "SubmitLatency") }
+func BenchmarkInvoke(b *testing.B)         { runWorkload(b, "Invoke") }
+func BenchmarkSleeping1M(b *testing.B)     { runWorkload(b, "Sleeping1M") }
+func BenchmarkResizeGrow(b *testing.B)     { runWorkload(b, "ResizeGrow") }
+func BenchmarkResizeShrink(b *testing.B)   { runWorkload(b, "ResizeShrink") }
+
+func runWorkload(b *testing.B, name string) {
+	w, ok := Lookup(name)
+	if !ok {
+		b.Fatalf("no workload %q", name)
+	}
+	for _, c := range w.Cases {
+		b.Run("impl="+c.Impl, c.F)
+	}
+}

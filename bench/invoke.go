@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/Jeffail/tunny"
+	"github.com/panjf2000/ants/v2"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+func invoke() Workload {
+	return Workload{
+		Name: "Invoke",
+		About: "one argument handed to a pool with a fixed function (poolkit FuncPool, ants' generic " +
+			"PoolWithFunc, tunny) on 8 workers, one submitter; one op is one call",
+		Quick: "50ms", Full: "300ms",
+		Cases: []Case{
+			{"poolkit", func(b *testing.B) {
+				var wg sync.WaitGroup
+				p, err := pool.NewFunc(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
+				if err != nil {
+					b.Fatal(err)
+				}
+				invokeLoop(b, &wg, p.Invoke)
+				p.Release()
+			}},
+			{"chan", func(b *testing.B) {
+				var wg, workers sync.WaitGroup
+				ch := make(chan uint64, 1024)
+				for range 8 {
+					workers.Go(func() {
+						for x := range ch {
+							sink.Add(spin(x) & 1)
+							wg.Done()
+						}
+					})
+				}
+				invokeLoop(b, &wg, func(x uint64) error { ch <- x; return nil })
+				close(ch)
+				workers.Wait()
+			}},
+			{"ants", func(b *testing.B) {
+				var wg sync.WaitGroup
+				p, err := ants.NewPoolWithFuncGeneric(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
+				if err != nil {
+					b.Fatal(err)
+				}
+				invokeLoop(b, &wg, p.Invoke)
+				p.Release()
+			}},
+			{"tunny", func(b *testing.B) {
+				// Process blocks until the job is done: each call gets a
+				// goroutine, as with the func() workloads.
+				var wg sync.WaitGroup
+				p := tunny.NewFunc(8, func(x any) any { sink.Add(spin(x.(uint64)) & 1); wg.Done(); return nil })
+				var callers sync.WaitGroup
+				invokeLoop(b, &wg, func(x uint64) error { callers.Go(func() { p.Process(x) }); return nil })
+				callers.Wait()
+				p.Close()
+			}},
+		},
+	}
+}
+
+// invokeLoop hands one argument per op to invoke and waits for the batch;
+// the pool's function calls wg.Done. The timer stops before it returns.
+func invokeLoop(b *testing.B, wg *sync.WaitGroup, invoke func(uint64) error) {
+	b.ReportAllocs()
+	var i uint64
+	for b.Loop() {
+		i++
+		wg.Add(1)
+		if err := invoke(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	wg.Wait()
+	b.StopTimer()
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+const usage = `poolkit measures poolkit against the Go pools people use instead, on this machine.
+
+Usage:
+  poolkit [flags]              quick report (about 2 minutes on 2 cores): bench, spec and autoscale, as HTML
+  poolkit [flags] report       the same
+  poolkit [flags] bench        comparative benchmarks: medians and ratios to poolkit, raw results for benchstat
+  poolkit [flags] spec         the conformance matrix: every SPEC.md clause against every pool
+  poolkit [flags] autoscale    the autoscaler scenarios against a fixed-size oracle and three baselines
+
+spec and autoscale run the test suites with the go command: run poolkit from a clone of its repository.
+Flags go before or after the command.
+
+Flags:
+`
+
+// config is what the command line asks for.
+type config struct {
+	command string
+	// full runs the long versions: 10 benchmark rounds at longer
+	// benchtimes, and the CPU-bound autoscaler scenarios in real time.
+	full   bool
+	rounds int
+	// workloads restricts bench to these workloads (all when empty).
+	workloads []string
+	out       string
+	readme    string
+	maxprocs  string
+	// plain forces plain progress lines even on a terminal.
+	plain bool
+}
+
+var commands = []string{"report", "bench", "spec", "autoscale"}
+
+// errHelp is returned for -h and -help: usage was printed, nothing failed.
+var errHelp = flag.ErrHelp
+
+// parseArgs reads the command line (without the program name). Usage and
+// errors are written to errOut.
+func parseArgs(args []string, errOut io.Writer) (config, error) {
+	c := config{command: "report"}
+	fs := flag.NewFlagSet("poolkit", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.Usage = func() {
+		fmt.Fprint(errOut, usage)
+		fs.PrintDefaults()
+	}
+	fs.BoolVar(&c.full, "full", false, "run the long comparison (about 25 minutes on 2 cores): more rounds, longer benchtimes, the CPU-bound autoscaler scenarios")
+	fs.IntVar(&c.rounds, "rounds", 0, "benchmark rounds (default 3, or 10 with -full)")
+	workloads := fs.String("workloads", "", "comma-separated benchmark workloads to run (default all)")
+	fs.StringVar(&c.out, "out", "poolkit-report", "folder the results, plots and HTML report are written to")
+	fs.StringVar(&c.readme, "readme", "", "report: also rewrite the results section of this README")
+	fs.StringVar(&c.maxprocs, "maxprocs", "", `how GOMAXPROCS is set: "" leaves Go's default; "automaxprocs" applies go.uber.org/automaxprocs (container CPU quota) to this program and the suites it runs`)
+	fs.BoolVar(&c.plain, "plain", false, "print plain progress lines instead of a progress bar")
+
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		c.command = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return c, err
+		}
+		if fs.NArg() > 0 {
+			return c, fmt.Errorf("unexpected arguments after %s: %s", c.command, strings.Join(fs.Args(), " "))
+		}
+	}
+	if !slices.Contains(commands, c.command) {
+		return c, fmt.Errorf("unknown command %q (want one of %s)", c.command, strings.Join(commands, ", "))
+	}
+	switch {
+	case c.rounds < 0:
+		return c, fmt.Errorf("-rounds %d: want at least 1", c.rounds)
+	case c.rounds == 0 && c.full:
+		c.rounds = 10
+	case c.rounds == 0:
+		c.rounds = 3
+	}
+	if *workloads != "" {
+		c.workloads = strings.Split(*workloads, ",")
+	}
+	if c.maxprocs != "" && c.maxprocs != "automaxprocs" {
+		return c, fmt.Errorf(`-maxprocs %q: want "" or "automaxprocs"`, c.maxprocs)
+	}
+	if c.out == "" {
+		return c, errors.New("-out must name a folder")
+	}
+	if c.readme != "" && c.command != "report" {
+		return c, fmt.Errorf("-readme applies to report, not %s", c.command)
+	}
+	return c, nil
+}
+
+// estimate says how long the command is expected to take on a 2-core
+// machine once the binaries are built.
+func (c config) estimate() time.Duration {
+	quick := map[string]time.Duration{"bench": 80 * time.Second, "spec": 15 * time.Second, "autoscale": 10 * time.Second}
+	full := map[string]time.Duration{"bench": 12 * time.Minute, "spec": 15 * time.Second, "autoscale": 13 * time.Minute}
+	d := quick
+	if c.full {
+		d = full
+	}
+	if c.command == "report" {
+		return d["bench"] + d["spec"] + d["autoscale"]
+	}
+	return d[c.command]
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// module is the path the suites are looked for under.
+const module = "github.com/poolkit/poolkit"
+
+// errNoSource says why spec and autoscale cannot run.
+var errNoSource = errors.New("spec and autoscale run poolkit's test suites with the go command: run poolkit from a clone of " + module)
+
+// moduleRoot finds the poolkit source tree the working directory is in.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("%w (go env GOMOD: %v)", errNoSource, err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errNoSource
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errNoSource, err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	if strings.TrimSpace(strings.TrimPrefix(first, "module")) != module {
+		return "", fmt.Errorf("%w (%s is another module's)", errNoSource, gomod)
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// testEvent is one line of `go test -json`.
+type testEvent struct {
+	Action string
+	Test   string
+	Output string
+}
+
+// goTest runs `go test -json` on one package of the source tree at root,
+// with goFlags before the package and testArgs after -args, and reports
+// every finished subtest to prog. It returns whether the tests passed and
+// the last lines they printed (for a report of what went wrong).
+func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed bool, tail []string, err error) {
+	args := append([]string{"test", "-json", "-count=1"}, goFlags...)
+	args = append(args, pkg)
+	if len(testArgs) > 0 {
+		args = append(append(args, "-args"), testArgs...)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return false, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return false, nil, err
+	}
+	done := 0
+	prog.Step(0, -1, "building "+pkg)
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev testEvent
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			tail = keepTail(tail, sc.Text())
+			continue
+		}
+		switch ev.Action {
+		case "output":
+			tail = keepTail(tail, strings.TrimRight(ev.Output, "\n"))
+		case "run":
+			prog.Step(done, -1, ev.Test)
+		case "pass", "fail", "skip":
+			if strings.Contains(ev.Test, "/") {
+				done++
+				prog.Step(done, -1, ev.Test)
+			}
+		}
+	}
+	err = cmd.Wait()
+	prog.Finish()
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if line != "" {
+			tail = keepTail(tail, line)
+		}
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return false, tail, nil
+	}
+	return err == nil, tail, err
+}
+
+func keepTail(tail []string, line string) []string {
+	const keep = 40
+	tail = append(tail, line)
+	if len(tail) > keep {
+		tail = tail[len(tail)-keep:]
+	}
+	return tail
+}
