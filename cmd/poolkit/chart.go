@@ -29,7 +29,9 @@ func ratioChart(w bench.Workload, sums []bench.Summary) []byte {
 			lo, hi = math.Min(lo, s.Ratio), math.Max(hi, s.Ratio)
 		}
 	}
-	lo = math.Exp2(math.Floor(math.Log2(lo)))
+	// Start the axis below the smallest ratio, so that every bar, poolkit's
+	// 1× included, has a length.
+	lo = math.Exp2(math.Floor(math.Log2(lo * 0.99)))
 	hi = math.Exp2(math.Ceil(math.Log2(hi)))
 	if hi <= lo {
 		hi = lo * 2

@@ -102,17 +102,39 @@ func parseArgs(args []string, errOut io.Writer) (config, error) {
 	return c, nil
 }
 
-// estimate says how long the command is expected to take on a 2-core
-// machine once the binaries are built.
+// estimate says how long the command should take on a 2-core machine
+// once the binaries are built (figures from such a machine).
 func (c config) estimate() time.Duration {
-	quick := map[string]time.Duration{"bench": 80 * time.Second, "spec": 15 * time.Second, "autoscale": 10 * time.Second}
-	full := map[string]time.Duration{"bench": 12 * time.Minute, "spec": 15 * time.Second, "autoscale": 13 * time.Minute}
-	d := quick
+	light, heavy, heavyRounds := 10*time.Second, 20*time.Second, 1
+	spec, autoscale := 35*time.Second, 10*time.Second
 	if c.full {
-		d = full
+		light, heavyRounds = 55*time.Second, 3
+		autoscale = 13 * time.Minute
 	}
-	if c.command == "report" {
-		return d["bench"] + d["spec"] + d["autoscale"]
+	lightShare, withHeavy := 1.0, true
+	if len(c.workloads) > 0 {
+		n := 0
+		withHeavy = false
+		for _, w := range c.workloads {
+			if w == "Sleeping1M" {
+				withHeavy = true
+			} else {
+				n++
+			}
+		}
+		lightShare = float64(n) / 8
 	}
-	return d[c.command]
+	b := time.Duration(float64(light) * lightShare * float64(c.rounds))
+	if withHeavy {
+		b += heavy * time.Duration(min(c.rounds, heavyRounds)+1) // +1: the warm-up
+	}
+	switch c.command {
+	case "bench":
+		return b
+	case "spec":
+		return spec
+	case "autoscale":
+		return autoscale
+	}
+	return b + spec + autoscale
 }

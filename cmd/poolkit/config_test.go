@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -79,5 +80,22 @@ func TestHelp(t *testing.T) {
 	}
 	if code := run([]string{"nosuch"}, &stdout, &stderr); code != 2 {
 		t.Errorf("run with a bad command exited %d, want 2", code)
+	}
+}
+
+// TestEstimate: the quick report says it takes about 2 minutes, the full
+// one about 25, and fewer rounds or workloads take less.
+func TestEstimate(t *testing.T) {
+	quick, _ := parseArgs(nil, io.Discard)
+	full, _ := parseArgs([]string{"-full"}, io.Discard)
+	small, _ := parseArgs([]string{"-rounds", "1", "-workloads", "TinyTasks"}, io.Discard)
+	if got := minutes(quick.estimate()); got != "2 minutes" {
+		t.Errorf("quick report: %s", got)
+	}
+	if got := full.estimate(); got < 20*time.Minute || got > 30*time.Minute {
+		t.Errorf("full report: %v", got)
+	}
+	if small.estimate() >= quick.estimate() {
+		t.Errorf("one round of one workload (%v) is not shorter than the quick report (%v)", small.estimate(), quick.estimate())
 	}
 }

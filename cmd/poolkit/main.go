@@ -58,8 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.full {
 		mode = "full"
 	}
-	fmt.Fprintf(stdout, "poolkit %s (%s): about %s on a 2-core machine once built; results go to %s/\n",
-		c.command, mode, c.estimate().Round(time.Minute), c.out)
+	fmt.Fprintf(stdout, "poolkit %s (%s): takes about %s on a 2-core machine once built; results go to %s/\n",
+		c.command, mode, minutes(c.estimate()), c.out)
 	if !c.full && c.command == "report" {
 		fmt.Fprintln(stdout, "Runs "+what+"; -full runs longer for steadier figures and adds the CPU-bound autoscaler scenarios.")
 	}
@@ -114,4 +114,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// minutes says roughly how long d is, for people.
+func minutes(d time.Duration) string {
+	if m := int(d.Round(time.Minute) / time.Minute); m > 1 {
+		return fmt.Sprintf("%d minutes", m)
+	}
+	return "a minute"
 }

@@ -187,7 +187,7 @@ func TestReportSmoke(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, stderr.String(), stdout.String())
 	}
-	if !strings.Contains(stdout.String(), "about 2m") {
+	if !strings.Contains(stdout.String(), "takes about") {
 		t.Errorf("the quick report does not say up front how long it takes:\n%s", stdout.String())
 	}
 	checkReport(t, out, "bench", "spec", "autoscale", "TinyTasks", "ResizeGrow")
