@@ -56,7 +56,7 @@ func parseArgs(args []string, errOut io.Writer) (config, error) {
 		fmt.Fprint(errOut, usage)
 		fs.PrintDefaults()
 	}
-	fs.BoolVar(&c.full, "full", false, "run the long comparison (about 25 minutes on 2 cores): more rounds, longer benchtimes, the CPU-bound autoscaler scenarios")
+	fs.BoolVar(&c.full, "full", false, "run the long comparison (about 20 minutes on 2 cores): more rounds, longer benchtimes, the CPU-bound autoscaler scenarios")
 	fs.IntVar(&c.rounds, "rounds", 0, "benchmark rounds (default 3, or 10 with -full)")
 	workloads := fs.String("workloads", "", "comma-separated benchmark workloads to run (default all)")
 	fs.StringVar(&c.out, "out", "poolkit-report", "folder the results, plots and HTML report are written to")
@@ -108,7 +108,7 @@ func (c config) estimate() time.Duration {
 	light, heavy, heavyRounds := 10*time.Second, 20*time.Second, 1
 	spec, autoscale := 35*time.Second, 10*time.Second
 	if c.full {
-		light, heavyRounds = 55*time.Second, 3
+		light, heavyRounds = 45*time.Second, 3
 		autoscale = 13 * time.Minute
 	}
 	lightShare, withHeavy := 1.0, true

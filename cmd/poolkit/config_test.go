@@ -84,7 +84,7 @@ func TestHelp(t *testing.T) {
 }
 
 // TestEstimate: the quick report says it takes about 2 minutes, the full
-// one about 25, and fewer rounds or workloads take less.
+// one about 20, and fewer rounds or workloads take less.
 func TestEstimate(t *testing.T) {
 	quick, _ := parseArgs(nil, io.Discard)
 	full, _ := parseArgs([]string{"-full"}, io.Discard)

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 )
 
 // module is the path the suites are looked for under.
@@ -67,8 +69,39 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed
 	if err := cmd.Start(); err != nil {
 		return false, nil, err
 	}
-	done := 0
-	prog.Step(0, -1, "building "+pkg)
+	// A test may run for minutes without finishing a subtest (the CPU-bound
+	// scenarios do): a ticker keeps the progress line alive meanwhile.
+	var (
+		mu   sync.Mutex
+		done int
+		last = "building " + pkg
+	)
+	step := func(finished int, what string) {
+		mu.Lock()
+		done += finished
+		if what != "" {
+			last = what
+		}
+		d, l := done, last
+		mu.Unlock()
+		prog.Step(d, -1, l)
+	}
+	stopTicker := make(chan struct{})
+	tickerDone := make(chan struct{})
+	go func() {
+		defer close(tickerDone)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopTicker:
+				return
+			case <-tick.C:
+				step(0, "")
+			}
+		}
+	}()
+	step(0, "")
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -81,15 +114,16 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed
 		case "output":
 			tail = keepTail(tail, strings.TrimRight(ev.Output, "\n"))
 		case "run":
-			prog.Step(done, -1, ev.Test)
+			step(0, ev.Test)
 		case "pass", "fail", "skip":
 			if strings.Contains(ev.Test, "/") {
-				done++
-				prog.Step(done, -1, ev.Test)
+				step(1, ev.Test)
 			}
 		}
 	}
 	err = cmd.Wait()
+	close(stopTicker)
+	<-tickerDone
 	prog.Finish()
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if line != "" {

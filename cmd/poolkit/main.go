@@ -22,8 +22,11 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run is the whole program: it returns the exit code (0 done, 1 something
-// failed, 2 bad command line).
+// run is the whole program. It returns the exit code: 0 when every stage
+// ran, 1 when one could not (its error is also in the report), 2 for a bad
+// command line. A suite that ran but found results other than the
+// recorded ones (a pool that changed behaviour) is shown in the tables and
+// the report, not turned into an exit code: that is the suites' own job.
 func run(args []string, stdout, stderr io.Writer) int {
 	c, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {

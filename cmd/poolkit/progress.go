@@ -12,7 +12,7 @@ import (
 )
 
 // progress reports long work: a progress bar on a terminal, a plain line
-// every few seconds otherwise (logs, CI, pipes).
+// every ten seconds otherwise (logs, CI, pipes).
 type progress interface {
 	// Step says that done of total items are finished (total < 0: unknown)
 	// and what runs next.
@@ -27,7 +27,7 @@ func newProgress(stage string, plain bool, out io.Writer) progress {
 	if !plain && isTerminal(os.Stdout) && isTerminal(os.Stderr) {
 		return &barProgress{stage: stage}
 	}
-	return &plainProgress{stage: stage, out: out, every: 5 * time.Second}
+	return &plainProgress{stage: stage, out: out, every: 10 * time.Second}
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
