@@ -19,17 +19,7 @@ func resizeGrow() Workload {
 		About: "a pool of 4 with 64 blocked tasks submitted (each from its own goroutine) is resized to 64; " +
 			"one op is the time from the Resize call until all 64 tasks are running",
 		Quick: "20x", Full: "100x",
-		Cases: eachResizable(func(c contender) func(*testing.B) {
-			return func(b *testing.B) {
-				b.ReportAllocs()
-				b.StopTimer()
-				for range b.N {
-					if err := growOnce(b, c); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		}),
+		Cases: eachResizable(growOnce),
 	}
 }
 
@@ -39,22 +29,13 @@ func resizeShrink() Workload {
 		About: "a pool of 64 kept saturated by tasks that wait 200 µs is resized to 8; one op is the time " +
 			"from the Resize call until no more than 8 tasks run",
 		Quick: "20x", Full: "100x",
-		Cases: eachResizable(func(c contender) func(*testing.B) {
-			return func(b *testing.B) {
-				b.ReportAllocs()
-				b.StopTimer()
-				for range b.N {
-					if err := shrinkOnce(b, c); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		}),
+		Cases: eachResizable(shrinkOnce),
 	}
 }
 
-// eachResizable builds one case per contender whose capacity can change.
-func eachResizable(f func(c contender) func(*testing.B)) []Case {
+// eachResizable builds one case per contender whose capacity can change:
+// b.N measurements by once, each timing only the resize and what follows.
+func eachResizable(once func(b *testing.B, c contender) error) []Case {
 	var cases []Case
 	for _, c := range contenders() {
 		if c.variant {
@@ -67,7 +48,15 @@ func eachResizable(f func(c contender) func(*testing.B)) []Case {
 		_, ok := r.(resizer)
 		r.Close()
 		if ok {
-			cases = append(cases, Case{Impl: c.name, F: f(c)})
+			cases = append(cases, Case{Impl: c.name, F: func(b *testing.B) {
+				b.ReportAllocs()
+				b.StopTimer()
+				for range b.N {
+					if err := once(b, c); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}})
 		}
 	}
 	return cases
