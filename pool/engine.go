@@ -59,7 +59,9 @@ type engine[E any] struct {
 		doneSent  bool   // done is closed
 		direct    uint64 // units handed straight to a worker, bypassing the queue
 		completed uint64 // completed by workers that have exited
+		purging   bool   // the purger goroutine runs
 	}
+	purgeKick chan struct{} // wakes a sleeping purger; buffered
 }
 
 // Spinning trades a little CPU for not having to wake a parked goroutine
@@ -78,6 +80,7 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 	e.gate.init(size)
 	e.q.init(cfg.queueSize)
 	e.mu.done = make(chan struct{})
+	e.purgeKick = make(chan struct{}, 1)
 	n := cfg.minWorkers
 	if cfg.preAlloc {
 		n = max(n, size)
@@ -296,6 +299,7 @@ func (e *engine[E]) close(abandon bool) []E {
 		for e.mu.idle.len() > 0 {
 			e.wakeLocked(e.mu.idle.pop(), *new(E), false, true)
 		}
+		e.kickPurgerLocked()
 		e.maybeDoneLocked()
 	}
 	e.mu.Unlock()
@@ -317,7 +321,7 @@ func (e *engine[E]) close(abandon bool) []E {
 // maybeDoneLocked closes done once the engine is closed and no worker, and
 // no slot about to become one, is left.
 func (e *engine[E]) maybeDoneLocked() {
-	if e.mu.closed && !e.mu.doneSent && e.mu.live == 0 && e.gate.held() == 0 {
+	if e.mu.closed && !e.mu.doneSent && e.mu.live == 0 && e.gate.held() == 0 && !e.mu.purging {
 		e.mu.doneSent = true
 		close(e.mu.done)
 	}

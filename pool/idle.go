@@ -18,6 +18,10 @@ func (s *idleStack[E]) push(w *worker[E]) {
 	s.ws = append(s.ws, w)
 }
 
+// bottom returns the worker parked longest ago; the stack must not be
+// empty.
+func (s *idleStack[E]) bottom() *worker[E] { return s.ws[s.base] }
+
 // pop takes the most recently parked worker; the stack must not be empty.
 func (s *idleStack[E]) pop() *worker[E] {
 	n := len(s.ws) - 1

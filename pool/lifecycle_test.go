@@ -382,8 +382,8 @@ func TestPreAllocStartsWorkers(t *testing.T) {
 }
 
 // TestExpiryCountsFromTheLastPark: a worker that is woken and parks again
-// has its idle time counted from the later park, though its timer was
-// armed at the first one (the timer is re-armed lazily).
+// has its idle time counted from the later park, though the purger set its
+// timer when the worker first parked.
 func TestExpiryCountsFromTheLastPark(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1, pool.WithExpiryDuration(time.Second))

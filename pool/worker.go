@@ -22,13 +22,12 @@ type worker[E any] struct {
 
 	idleAt int // index in e.mu.idle.ws, or -1; guarded by e.mu
 	allAt  int // index in e.mu.all; guarded by e.mu
-	// The expiry timer is armed lazily: a worker that parks often keeps
-	// the timer it armed at an earlier park, and when that fires early it
-	// is re-armed for what is left of the idle time since parkedAt. So a
-	// park costs a clock read rather than a timer-heap update.
-	timer    *time.Timer
-	armed    bool
+	// parkedAt is when the worker last parked; the purger retires it once
+	// it has been idle for the expiry duration. Guarded by e.mu.
 	parkedAt time.Time
+	// retired is set, under e.mu, by the purger, which has already taken the
+	// worker out of the books: woken with it, the goroutine just returns.
+	retired bool
 
 	completed atomic.Uint64 // written only by the worker's goroutine
 }
@@ -98,9 +97,6 @@ func (w *worker[E]) loop(slot bool) {
 			e.work(w)
 		}
 		if !e.park(w) {
-			if w.armed {
-				w.timer.Stop()
-			}
 			returned = true
 			return
 		}
@@ -179,52 +175,41 @@ func (e *engine[E]) spin() (E, bool) {
 // park waits, holding no slot, until the worker is given a slot again
 // (true) or must exit (false).
 func (e *engine[E]) park(w *worker[E]) bool {
-	for {
-		e.mu.Lock()
-		if e.mu.closed {
-			// A closed engine still runs what it accepted.
-			if !e.q.drained() && e.gate.acquireDraining() {
-				e.mu.Unlock()
-				return true
-			}
-			e.exitLocked(w)
+	e.mu.Lock()
+	if e.mu.closed {
+		// A closed engine still runs what it accepted.
+		if !e.q.drained() && e.gate.acquireDraining() {
 			e.mu.Unlock()
-			return false
+			return true
 		}
-		if e.mu.live > e.gate.capacity() {
-			e.exitLocked(w) // more workers than a shrunk capacity needs
-			e.mu.Unlock()
-			return false
-		}
-		e.mu.idle.push(w)
+		e.exitLocked(w)
 		e.mu.Unlock()
-
-		if e.cfg.disablePurge {
-			<-w.wake
-		} else if !w.waitOrExpire() {
-			e.mu.Lock()
-			if w.idleAt >= 0 {
-				e.mu.idle.remove(w)
-				if e.mu.live <= e.cfg.minWorkers && !e.mu.closed {
-					e.mu.Unlock()
-					continue // kept alive by WithMinWorkers
-				}
-				e.exitLocked(w)
-				e.mu.Unlock()
-				return false
-			}
-			e.mu.Unlock()
-			<-w.wake // a waker took us off the stack just in time
-		}
-		if w.exit {
-			w.exit = false
-			e.mu.Lock()
-			e.exitLocked(w)
-			e.mu.Unlock()
-			return false
-		}
-		return true
+		return false
 	}
+	if e.mu.live > e.gate.capacity() {
+		e.exitLocked(w) // more workers than a shrunk capacity needs
+		e.mu.Unlock()
+		return false
+	}
+	if !e.cfg.disablePurge {
+		w.parkedAt = time.Now()
+		e.startPurgerLocked()
+	}
+	e.mu.idle.push(w)
+	e.mu.Unlock()
+
+	<-w.wake
+	if w.retired {
+		return false // the purger took it out of the books
+	}
+	if w.exit {
+		w.exit = false
+		e.mu.Lock()
+		e.exitLocked(w)
+		e.mu.Unlock()
+		return false
+	}
+	return true
 }
 
 func (e *engine[E]) handlePanic(r any) {
@@ -236,32 +221,4 @@ func (e *engine[E]) handlePanic(r any) {
 	buf := make([]byte, 4<<10)
 	buf = buf[:runtime.Stack(buf, false)]
 	e.cfg.logf("pool: task panicked", "panic", r, "stack", string(buf))
-}
-
-// waitOrExpire waits for a wake-up token (true) or for the worker to have
-// been idle for the expiry duration since it parked (false).
-func (w *worker[E]) waitOrExpire() bool {
-	expiry := w.e.cfg.expiry
-	w.parkedAt = time.Now()
-	switch {
-	case w.timer == nil:
-		w.timer = time.NewTimer(expiry)
-	case !w.armed:
-		w.timer.Reset(expiry)
-	}
-	w.armed = true
-	for {
-		select {
-		case <-w.wake:
-			return true
-		case <-w.timer.C:
-		}
-		if left := expiry - time.Since(w.parkedAt); left > 0 {
-			// Armed at an earlier park: not idle long enough yet.
-			w.timer.Reset(left)
-			continue
-		}
-		w.armed = false
-		return false
-	}
 }

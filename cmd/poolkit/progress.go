@@ -103,7 +103,11 @@ func (p *plainProgress) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.start.IsZero() {
-		fmt.Fprintf(p.out, "%s: finished %d in %s\n", p.stage, p.done, time.Since(p.start).Round(time.Second))
+		if p.done > 0 {
+			fmt.Fprintf(p.out, "%s: finished %d in %s\n", p.stage, p.done, time.Since(p.start).Round(time.Second))
+		} else {
+			fmt.Fprintf(p.out, "%s: finished in %s\n", p.stage, time.Since(p.start).Round(time.Second))
+		}
 	}
 	p.start, p.last = time.Time{}, time.Time{}
 }
