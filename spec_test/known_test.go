@@ -58,10 +58,11 @@ var (
 		"RSZ-5": "Resize(5) on a stopped pool changes MaxConcurrency to 5 and reports nothing",
 	}
 	knownTunny = map[string]string{
-		"NEW-1":  "New(0) returns a pool with no workers, on which every Process blocks forever",
-		"NEW-2":  "New(64) starts 64 worker goroutines at once",
-		"SUB-1":  "a nil callback crashes the process: tunny recovers no panics (nil pointer dereference in the worker)",
-		"CAP-3":  "a shrink stops the removed workers only after their jobs, while the remaining worker already takes waiting jobs: 3 run at capacity 1",
+		"NEW-1": "New(0) returns a pool with no workers, on which every Process blocks forever",
+		"NEW-2": "New(64) starts 64 worker goroutines at once",
+		"SUB-1": "a nil callback crashes the process: tunny recovers no panics (nil pointer dereference in the worker)",
+		"CAP-3": spectest.Intermittent + "a shrink stops the removed workers only after their jobs, while the remaining worker already takes waiting jobs: 3 run at capacity 1 " +
+			"(in most runs: whether it shows depends on when SetSize, blocked on tunny's mutex where testing/synctest cannot see it, gets to run)",
 		"CAP-6":  "overlapping SetSize calls (the adapter stops waiting for each after 100ms) queue on tunny's mutex, which testing/synctest cannot see as blocked: runs hang until killed, or fail in ways rapid cannot replay",
 		"RSZ-2":  "SetSize blocks until the removed workers finish their jobs (the adapter gives up waiting after 100ms)",
 		"RSZ-5":  "SetSize after Close starts workers that send on the closed request channel: panic: send on closed channel",
