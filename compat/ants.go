@@ -35,6 +35,7 @@ type antsCommon interface {
 	Tune(size int)
 	IsClosed() bool
 	ReleaseContext(ctx context.Context) error
+	Reboot()
 }
 
 // antsControl adapts the management surface common to the ants pools.
@@ -59,6 +60,10 @@ func (a antsControl) Waiting() int { return a.p.Waiting() }
 func (a antsControl) Release(ctx context.Context) error {
 	return translate(a.p.ReleaseContext(ctx), antsClosed, nil)
 }
+
+// Reboot calls ants' Reboot, which reopens a released pool after waiting
+// for its workers to exit (MultiPool reboots each sub-pool in turn).
+func (a antsControl) Reboot() { a.p.Reboot() }
 
 var _ resize.Resizer = antsControl{}
 

@@ -30,6 +30,14 @@ var (
 	_ resize.Resizer = (*compat.Tunny)(nil)
 )
 
+// The adapters of the libraries that can reopen a released pool offer it.
+var (
+	_ interface{ Reboot() } = (*compat.Poolkit)(nil)
+	_ interface{ Reboot() } = (*compat.Ants)(nil)
+	_ interface{ Reboot() } = (*compat.AntsFunc)(nil)
+	_ interface{ Reboot() } = (*compat.AntsMulti)(nil)
+)
+
 func release(t *testing.T, p interface{ Release(context.Context) error }) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -5,7 +5,7 @@
 // Every adapter offers Submit(func()) error and Release(ctx) error, and,
 // where the library can, the optional capabilities the suite detects by
 // type assertion: SubmitContext, Resize and Cap (resize.Resizer), Running
-// and Waiting, Completed, ReleaseNow.
+// and Waiting, Completed, ReleaseNow, Reboot.
 //
 // The adapters are faithful: they report what the library does and do not
 // repair it. Errors keep the library's own error and also match poolkit's

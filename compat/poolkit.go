@@ -6,7 +6,9 @@ import (
 	"github.com/poolkit/poolkit/pool"
 )
 
-// Poolkit is poolkit's own Pool behind the adapter surface.
+// Poolkit is poolkit's own Pool behind the adapter surface. Its optional
+// capabilities (SubmitContext, Resize, Running and Waiting, ReleaseNow,
+// Reboot) are the Pool's own methods.
 type Poolkit struct{ *pool.Pool }
 
 // NewPoolkit returns a poolkit pool of the given size.

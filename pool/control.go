@@ -59,24 +59,27 @@ func (e *engine[E]) Tune(size int) { _ = e.resize(size) }
 // the queued tasks back instead.
 //
 // Release is idempotent and safe to call from many goroutines and from
-// inside a task.
+// inside a task. It cancels a Reboot that has not yet taken effect.
 func (e *engine[E]) Release() { e.close(false) }
 
 // ReleaseTimeout releases the pool, as Release does, and waits until every
 // accepted task has finished and every worker goroutine has exited, or
-// until timeout has passed, in which case it returns ErrTimeout.
+// until timeout has passed, in which case it returns ErrTimeout. A timeout
+// of zero or less does not wait: it returns nil if the pool has already
+// finished (a pool that never ran a task has), ErrTimeout otherwise.
 //
 // It may be called after Release ("release now, wait later") and any
-// number of times. Called from inside a task, it cannot see that task
-// finish, and returns ErrTimeout after timeout.
+// number of times. It waits for the life of the pool that it closed: a
+// Reboot that reopens the pool meanwhile does not make it wait for the
+// tasks of the new life. Called from inside a task, it cannot see that
+// task finish, and returns ErrTimeout after timeout.
 //
 // The return of every task synchronizes before a ReleaseTimeout that
 // returns nil.
 func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
-	e.close(false)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	if e.wait(ctx) != nil {
+	done, _ := e.close(false)
+	hook(hkCloseWait)
+	if waitDone(done, timeout) != nil {
 		return ErrTimeout
 	}
 	return nil
@@ -86,14 +89,56 @@ func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
 // it returns ctx.Err() if ctx is done first. A nil ctx is an error, and
 // the pool is still released.
 func (e *engine[E]) ReleaseContext(ctx context.Context) error {
-	e.close(false)
+	done, _ := e.close(false)
+	hook(hkCloseWait)
 	if ctx == nil {
 		return errNilContext
 	}
-	return e.wait(ctx)
+	if done == nil {
+		return nil
+	}
+	select {
+	case <-done: // a finished pool wins over a context that is also done
+		return nil
+	default:
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
-// Reboot reopens a released pool, with the capacity it had, after waiting
-// for the workers of its previous life to exit (so it blocks while tasks
-// accepted before the release still run). On an open pool it does nothing.
+// waitDone waits for done for at most d; a nil done (an engine that was
+// never initialised) is done.
+func waitDone(done <-chan struct{}, d time.Duration) error {
+	if done == nil {
+		return nil
+	}
+	select {
+	case <-done:
+		return nil
+	default:
+	}
+	if d <= 0 {
+		return ErrTimeout
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-t.C:
+		return ErrTimeout
+	}
+}
+
+// Reboot reopens a released pool, with the capacity it had. It first waits
+// for the tasks accepted before the release to finish and the workers of
+// the pool's previous life to exit, so when it returns the pool is open
+// (unless a Release came meanwhile). Called from inside a task (of any
+// pool of this package) it cannot wait for that task: it returns at once,
+// and the pool reopens as soon as its previous life has ended. A Release
+// before then cancels the reopening. On an open pool Reboot does nothing.
 func (e *engine[E]) Reboot() { e.reboot() }

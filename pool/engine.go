@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/poolkit/poolkit/resize"
 )
@@ -19,19 +20,134 @@ import (
 // units run at once and carries the capacity; the queue (queue.go) holds
 // accepted units until a worker is free; the workers (worker.go) run units
 // while they hold a gate slot and park when there is nothing to do; blocked
-// submitters wait in a list (waiters.go) carrying their units.
+// submitters wait in a list (waiters.go) carrying their units; the purger
+// (purge.go) retires workers parked for too long.
 //
-// The hot path takes no lock: Submit pushes on the queue and, only when no
-// worker is already looking for work, takes a slot and wakes a worker.
-// Workers that run out of work spin briefly before parking, so a steady
-// stream of small tasks is handed over without goroutine wake-ups.
+// # The protocol
+//
+// Everything below is what the code relies on; each rule names the place
+// that keeps it, and the rules that can be checked are checked under the
+// poolkit_hooks build tag (invariant calls), where every step also passes
+// through a hook that tests use to explore interleavings (hooks_on.go).
+//
+// Slots. The gate is one atomic word holding the capacity C, the number H
+// of slots held, and a closed bit. A slot is the right to run units.
+//
+//	S1. A unit runs only on a goroutine that holds a slot. Running() is H
+//	    minus the spinning workers.
+//	S2. A unit starts at one atomic step that sees H <= C with the slot
+//	    counted: either the CAS that takes a slot for that very unit (the
+//	    unit is handed over with it: submit, submitSlow, admitWaiters), or,
+//	    for a unit a slot holder takes from the front or the queue, the
+//	    releaseIfOver that follows the take (confirm). Never a check made
+//	    before the take: a Resize may come between, and a shrink must hold
+//	    for every unit taken after it returns. If confirm finds H > C, the
+//	    holder gives its slot back and puts the unit at the front
+//	    (deferStart), where it is the next unit any slot holder takes.
+//	S3. Slots are taken only by a CAS that sees H < C (gate.acquire, and
+//	    gate.acquireDraining, which ignores the closed bit for units already
+//	    accepted), and given back only by their holder (gate.release,
+//	    gate.releaseIfOver): so H <= C holds except after a shrink, and
+//	    then H only falls until it is back within C.
+//	S4. The sites that take a slot: submit (T1, for the submitter's unit,
+//	    only when no worker spins), submitSlow (T2, likewise, after
+//	    announcing itself), admitWaiters (T3, for the oldest blocked
+//	    submitter's unit), notify (T4, for a worker to take what was just
+//	    queued), resize (T5, a grow: one per queued unit), close (T6, a
+//	    graceful close: drainers for the accepted units), recheck in work
+//	    (T7, rule W3), park (T8, a worker of a closed engine with accepted
+//	    units left) and deferStart (T9, rule W1 for a unit put back). A
+//	    slot taken for a worker is handed to it with its wake-up
+//	    (startLocked); from then on the worker holds it. A goroutine that
+//	    ends in runtime.Goexit keeps its slot and hands it to the goroutine
+//	    that replaces it (worker.loop).
+//	S5. A worker gives its slot back in work only: at the top of each round
+//	    if a shrink left H > C, in confirm (S2), or when it finds nothing to
+//	    run. It never parks holding a slot.
+//
+// Spinning. A worker that finds nothing may spin: it counts itself in
+// spinning, keeps its slot, and polls the front and the queue for a few
+// rounds. At most maxSpinners spin (a check then an add: the bound can be
+// passed briefly, which costs nothing but CPU). A spinner is what lets a
+// steady stream of small units go from submitter to worker with no
+// goroutine wake-up: a submitter that sees spinning > 0 queues its unit
+// and leaves it to the spinner.
+//
+// Wake-ups. A unit that is queued must be taken by someone. The rules,
+// after runtime/proc.go's for spinning Ms:
+//
+//	W1. Whoever puts a unit in the queue or at the front then checks: if
+//	    no worker spins and a slot is free, it takes the slot and starts a
+//	    worker (notify; deferStart). If a worker spins, it leaves the unit
+//	    to it; if no slot is free, to the slot holders, which all look at
+//	    the front and the queue before they give their slots back.
+//	W2. A spinner that finds work stops counting itself as spinning and,
+//	    before it runs the unit, applies W1 to whatever work is left
+//	    (spin). A submitter that saw it spinning may have left a second
+//	    unit to it, and it runs only one.
+//	W3. A worker that gives its slot back because it found nothing looks at
+//	    the front and the queue again after the release, and if there is
+//	    work takes a slot again (recheck in work). A pusher that found no
+//	    free slot, or saw this worker spinning, relied on it.
+//	Why no wake-up is lost: the pusher stores (push), then loads (spinning,
+//	then the gate word); the worker stores (spinning--, then the gate
+//	release), then loads (the queue). Go's atomics are sequentially
+//	consistent, so of two such sequences at least one sees the other's
+//	store: either the pusher sees the slot free and no spinner and starts a
+//	worker, or the worker sees the unit.
+//	W4. A submitter that finds no room announces itself in waitersN before
+//	    it looks again under mu, and then waits in the list with its unit.
+//	    Whoever makes room (a worker that takes a unit or gives a slot
+//	    back, a grow) checks waitersN after doing so and, if it is not 0,
+//	    admits the oldest waiters into the room under mu (admitWaiters).
+//	    Either the waiter's retry under mu sees the room, or the room-maker
+//	    sees waitersN and waits for mu.
+//
+// Order. Units are taken in the order they were accepted: the queue is
+// FIFO, the front holds units taken from the queue and put back (S2),
+// which are older than anything still queued, ordered by queue position.
+// Blocked submitters are not overtaken: while waitersN > 0 every new
+// submitter takes the slow path and joins the list behind them, and the
+// list is admitted oldest first. (A submitter that read waitersN == 0 just
+// before a waiter announced itself is ordered before that waiter.)
+//
+// Close and reboot. mu guards the engine's life; closing and reopening
+// happen entirely under it.
+//
+//	C1. close: set closed, close the gate (no slot is taken for new work
+//	    any more), seal the queue (a push that claimed its ring slot before
+//	    the seal is accepted and counted; none after), reject every blocked
+//	    submitter, retire the parked workers (they hold no slot and have no
+//	    unit), and for a graceful close take slots for drainers of the
+//	    accepted units (T6). An abandoning close then takes the front and
+//	    the whole queue, waiting out pushes that claimed a ring slot before
+//	    the seal (a few instructions of a goroutine that does not need mu).
+//	C2. The life ends (done is closed) once the engine is closed and no
+//	    worker is alive, no slot is held and the purger has stopped; every
+//	    accepted unit has then run or been handed back.
+//	C3. A closer waits on the done channel of the life it closed, which
+//	    close returns; it never reads the channel again, so a Reboot that
+//	    opens a new life does not make it wait for that one.
+//	C4. Reboot reopens at once if the life has ended; otherwise it marks a
+//	    reboot pending, and the critical section that ends the life reopens
+//	    the engine first and closes the old done channel after, so a Reboot
+//	    that waited returns with the engine open. Called from inside a unit
+//	    it cannot wait for that unit, so it returns at once. A close while a
+//	    reboot is pending cancels it.
+//
+// Locks. e.mu is the only lock; every slow path takes it, the hot path
+// (submit with room, a worker taking a unit) never does. Nothing blocks
+// while holding mu: wake channels are buffered and a parked worker gets at
+// most one token per park, a waiter's done channel likewise; the only wait
+// under mu is C1's for a claimed push, which needs no lock to finish.
 type engine[E any] struct {
 	gate     gate
 	q        queue[E]
 	spinning atomic.Int32 // workers holding a slot while looking for work
 	_        [60]byte
 	waitersN atomic.Int64 // blocked submitters, including ones registering
-	_        [56]byte
+	frontN   atomic.Int64 // units in mu.front; read on every take
+	_        [48]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
 	cfg config
@@ -50,18 +166,28 @@ type engine[E any] struct {
 	// and parking workers, blocked submitters, closing and reopening.
 	mu struct {
 		sync.Mutex
-		idle      idleStack[E] // parked workers
-		all       []*worker[E] // every live worker, for Stats
-		waiters   waitList[E]
-		live      int  // worker goroutines alive
-		closed    bool // Release was called (and no Reboot since)
-		done      chan struct{}
-		doneSent  bool   // done is closed
-		direct    uint64 // units handed straight to a worker, bypassing the queue
-		completed uint64 // completed by workers that have exited
-		purging   bool   // the purger goroutine runs
+		idle          idleStack[E] // parked workers
+		all           []*worker[E] // every live worker, for Stats
+		waiters       waitList[E]
+		front         []queued[E] // units taken from the queue and put back (S2), oldest first
+		live          int         // worker goroutines alive
+		closed        bool        // Release was called (and no Reboot since)
+		done          chan struct{}
+		doneSent      bool        // done is closed
+		rebootPending bool        // reopen when the life ends (C4)
+		closing       bool        // close is under way: the life cannot end in its middle
+		direct        uint64      // units handed straight to a worker, bypassing the queue
+		completed     uint64      // completed by workers that have exited
+		purging       bool        // the purger is armed or running
+		purger        *time.Timer // runs purge; nil until first armed
 	}
-	purgeKick chan struct{} // wakes a sleeping purger; buffered
+}
+
+// queued is a unit with its queue position, which orders it among all the
+// units ever queued.
+type queued[E any] struct {
+	pos  uint64
+	unit E
 }
 
 // Spinning trades a little CPU for not having to wake a parked goroutine
@@ -80,7 +206,6 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 	e.gate.init(size)
 	e.q.init(cfg.queueSize)
 	e.mu.done = make(chan struct{})
-	e.purgeKick = make(chan struct{}, 1)
 	n := cfg.minWorkers
 	if cfg.preAlloc {
 		n = max(n, size)
@@ -95,13 +220,13 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 // submit accepts t, or says why not. ctx may be nil (no cancellation).
 //
 // A free slot with no worker looking for work means t can start now: it
-// is handed straight to a worker, so it never takes room in the queue
+// is handed straight to a worker (T1), so it never takes room in the queue
 // (with capacity 1 and a queue of 1, a second task must still fit).
-// Otherwise t goes on the queue, where a spinning worker or the next slot
-// holder to finish will find it.
+// Otherwise t goes on the queue, and W1 makes sure somebody takes it.
 func (e *engine[E]) submit(ctx context.Context, t E) error {
 	if e.waitersN.Load() == 0 {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
+			hook(hkSubmitDirect)
 			e.mu.Lock()
 			e.startLocked(t, true)
 			e.mu.Unlock()
@@ -115,10 +240,17 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 	return e.submitSlow(ctx, t)
 }
 
-// notify makes sure a worker will pop what was just pushed: a spinning
-// worker will, and so will any slot holder, so only when there is neither
-// and a slot is free does it take the slot and start a worker.
+// hasWork reports whether a unit is at the front or in the queue (or being
+// pushed there).
+func (e *engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0 }
+
+// notify is W1 for a unit just queued by a submitter: unless a worker
+// spins, take a free slot and start a worker to take the unit (T4). It
+// uses gate.acquire, which fails on a closed engine: a unit queued before
+// the close is covered by the close's drainers (C1), and a worker started
+// after the life ended would outlive it.
 func (e *engine[E]) notify() {
+	hook(hkNotify)
 	if e.spinning.Load() > 0 || !e.gate.acquire() {
 		return
 	}
@@ -128,6 +260,7 @@ func (e *engine[E]) notify() {
 }
 
 func (e *engine[E]) notifyLocked() {
+	hook(hkNotify)
 	if e.spinning.Load() == 0 && e.gate.acquire() {
 		e.startLocked(*new(E), false)
 	}
@@ -137,8 +270,9 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	if e.run == nil {
 		return errNotInitialised
 	}
-	// A spinning worker holds a slot but is about to pop: the pool is not
-	// saturated, so wait for the room it makes rather than report overload.
+	// A spinning worker holds a slot but is about to take a unit: the pool
+	// is not saturated, so wait for the room it makes rather than report
+	// overload.
 	for range spinRounds {
 		if e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
 			break
@@ -155,8 +289,9 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 		e.rejected.Add(1)
 		return ErrPoolClosed
 	}
-	// Announce before retrying: a worker that frees room after this load
-	// sees waitersN > 0 and comes to admitWaiters, which needs mu.
+	// W4: announce before retrying, so that a worker making room after
+	// this store sees waitersN > 0 and comes to admitWaiters, which needs
+	// mu.
 	e.waitersN.Add(1)
 	if e.mu.waiters.n == 0 {
 		if e.q.push(t) {
@@ -165,7 +300,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 			e.mu.Unlock()
 			return nil
 		}
-		if e.gate.acquire() {
+		if e.gate.acquire() { // T2
 			e.waitersN.Add(-1)
 			e.startLocked(t, true)
 			e.mu.Unlock()
@@ -184,6 +319,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	}
 	w.task = t
 	e.mu.waiters.pushBack(w)
+	hook(hkBlock)
 	e.mu.Unlock()
 
 	var cancel <-chan struct{}
@@ -216,17 +352,18 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 }
 
 // admitWaiters moves blocked submitters' units into the room that has
-// just been freed, oldest first, and wakes them.
+// just been freed, oldest first, and wakes them (W4).
 func (e *engine[E]) admitWaiters() {
 	e.mu.Lock()
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
+		hook(hkAdmitWaiter)
 		if e.q.push(w.task) {
 			e.mu.waiters.finish(w, nil)
 			e.waitersN.Add(-1)
 			e.notifyLocked()
 			continue
 		}
-		if e.gate.acquire() {
+		if e.gate.acquire() { // T3
 			t := w.task
 			e.mu.waiters.finish(w, nil)
 			e.waitersN.Add(-1)
@@ -236,6 +373,56 @@ func (e *engine[E]) admitWaiters() {
 		break
 	}
 	e.mu.Unlock()
+}
+
+// deferStart puts back a unit that its taker may not start (S2): its slot
+// is already given back. The unit goes to the front, in queue order, and
+// W1 applies; a slot is taken with acquireDraining (T9) because the unit
+// was accepted, and the caller, still a live worker, keeps the life from
+// ending meanwhile (C2).
+func (e *engine[E]) deferStart(t E, pos uint64) {
+	e.mu.Lock()
+	i := len(e.mu.front)
+	for i > 0 && e.mu.front[i-1].pos > pos {
+		i--
+	}
+	e.mu.front = append(e.mu.front, queued[E]{})
+	copy(e.mu.front[i+1:], e.mu.front[i:])
+	e.mu.front[i] = queued[E]{pos: pos, unit: t}
+	e.frontN.Add(1)
+	hook(hkDeferred)
+	if e.spinning.Load() == 0 && e.gate.acquireDraining() {
+		e.startLocked(*new(E), false)
+	}
+	e.mu.Unlock()
+}
+
+// takeFront takes the oldest unit at the front, if any.
+func (e *engine[E]) takeFront() (E, uint64, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.mu.front) == 0 {
+		return *new(E), 0, false
+	}
+	q := e.mu.front[0]
+	e.mu.front[0] = queued[E]{}
+	e.mu.front = e.mu.front[1:]
+	if len(e.mu.front) == 0 {
+		e.mu.front = nil
+	}
+	e.frontN.Add(-1)
+	return q.unit, q.pos, true
+}
+
+// take takes the next unit: from the front, which holds the oldest, then
+// from the queue.
+func (e *engine[E]) take() (E, uint64, bool) {
+	if e.frontN.Load() > 0 {
+		if t, pos, ok := e.takeFront(); ok {
+			return t, pos, true
+		}
+	}
+	return e.q.take()
 }
 
 // resize implements resize.Resizer for both front-ends.
@@ -257,15 +444,15 @@ func (e *engine[E]) resize(n int) error {
 	e.mu.Lock()
 	if n > old {
 		// Grow is prompt: start workers for the waiting work now rather
-		// than when a running task finishes.
-		for pending := e.q.len(); pending > 0 && e.gate.acquire(); pending-- {
+		// than when a running task finishes (T5).
+		for pending := e.q.len() + int(e.frontN.Load()); pending > 0 && e.gate.acquire(); pending-- {
 			e.startLocked(*new(E), false)
 		}
 	} else {
 		// Shrink never touches running tasks; idle workers beyond the new
 		// capacity have nothing left to do, so let them go now.
 		for e.mu.idle.len() > 0 && e.mu.live > n {
-			e.wakeLocked(e.mu.idle.pop(), *new(E), false, true)
+			e.retireLocked(e.mu.idle.pop())
 		}
 	}
 	e.mu.Unlock()
@@ -275,13 +462,17 @@ func (e *engine[E]) resize(n int) error {
 	return nil
 }
 
-// close stops intake. Accepted units still run unless abandon is set, in
-// which case the ones that have not started are removed and returned.
-func (e *engine[E]) close(abandon bool) []E {
+// close stops intake (C1) and returns the done channel of the life it
+// closed (C3). Accepted units still run unless abandon is set, in which
+// case the ones that have not started are removed and returned.
+func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 	if e.run == nil {
-		return nil
+		return nil, nil
 	}
 	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mu.rebootPending = false // a close after a Reboot wins (C4)
+	e.mu.closing = true        // retiring the last worker must not end the life before the drain
 	if !e.mu.closed {
 		e.mu.closed = true
 		e.gate.close()
@@ -291,61 +482,76 @@ func (e *engine[E]) close(abandon bool) []E {
 			e.waitersN.Add(-1)
 		}
 		if !abandon {
-			// Accepted work with no slot holder to run it gets drainers.
-			for pending := e.q.len(); pending > 0 && e.gate.acquireDraining(); pending-- {
+			// Accepted work with no slot holder to run it gets drainers
+			// (T6).
+			for pending := e.q.len() + len(e.mu.front); pending > 0 && e.gate.acquireDraining(); pending-- {
 				e.startLocked(*new(E), false)
 			}
 		}
 		for e.mu.idle.len() > 0 {
-			e.wakeLocked(e.mu.idle.pop(), *new(E), false, true)
+			e.retireLocked(e.mu.idle.pop())
 		}
-		e.kickPurgerLocked()
-		e.maybeDoneLocked()
-	}
-	e.mu.Unlock()
-	if !abandon {
-		return nil
+		e.stopPurgerLocked()
 	}
 	var out []E
-	for {
-		t, ok := e.q.popSealed()
-		if !ok {
-			break
+	if abandon {
+		hook(hkCloseDrain)
+		for _, q := range e.mu.front {
+			out = append(out, q.unit)
 		}
-		out = append(out, t)
+		e.frontN.Add(-int64(len(e.mu.front)))
+		e.mu.front = nil
+		for {
+			t, ok := e.q.popSealed()
+			if !ok {
+				break
+			}
+			out = append(out, t)
+		}
+		e.returned.Add(uint64(len(out)))
 	}
-	e.returned.Add(uint64(len(out)))
-	return out
-}
-
-// maybeDoneLocked closes done once the engine is closed and no worker, and
-// no slot about to become one, is left.
-func (e *engine[E]) maybeDoneLocked() {
-	if e.mu.closed && !e.mu.doneSent && e.mu.live == 0 && e.gate.held() == 0 && !e.mu.purging {
-		e.mu.doneSent = true
-		close(e.mu.done)
-	}
-}
-
-// wait blocks until every worker of a closed engine has exited or ctx is
-// done. The done channel is read under mu because Reboot replaces it.
-func (e *engine[E]) wait(ctx context.Context) error {
-	if e.run == nil {
-		return nil
-	}
-	e.mu.Lock()
 	done := e.mu.done
-	e.mu.Unlock()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	e.mu.closing = false
+	e.maybeDoneLocked()
+	return done, out
 }
 
-// reboot reopens a closed engine once the workers of its previous life have
-// exited.
+// maybeDoneLocked ends the life (C2) once the engine is closed and no
+// worker, no slot about to become one, and no purger is left; with a
+// reboot pending it reopens the engine first (C4).
+func (e *engine[E]) maybeDoneLocked() {
+	if !e.mu.closed || e.mu.closing || e.mu.doneSent || e.mu.live != 0 || e.gate.held() != 0 || e.mu.purging {
+		return
+	}
+	if hooksOn {
+		invariant(e.q.drained() && len(e.mu.front) == 0 && e.frontN.Load() == 0,
+			"a life ended with accepted units left: queued %d, front %d", e.q.len(), len(e.mu.front))
+		invariant(e.mu.waiters.n == 0, "a life ended with %d blocked submitters", e.mu.waiters.n)
+		invariant(e.mu.idle.len() == 0 && len(e.mu.all) == 0, "a life ended with workers in the books")
+	}
+	hook(hkDone)
+	done := e.mu.done
+	if e.mu.rebootPending {
+		e.reopenLocked()
+	} else {
+		e.mu.doneSent = true
+	}
+	close(done)
+}
+
+// reopenLocked starts a new life. Requires e.mu, a closed engine and an
+// ended life.
+func (e *engine[E]) reopenLocked() {
+	e.mu.closed = false
+	e.mu.doneSent = false
+	e.mu.rebootPending = false
+	e.mu.done = make(chan struct{})
+	e.gate.reopen()
+	e.q.unseal()
+}
+
+// reboot reopens a closed engine once the workers of its previous life
+// have exited (C4).
 func (e *engine[E]) reboot() {
 	if e.run == nil {
 		return
@@ -355,18 +561,19 @@ func (e *engine[E]) reboot() {
 		e.mu.Unlock()
 		return
 	}
+	if e.mu.doneSent {
+		e.reopenLocked()
+		e.mu.Unlock()
+		return
+	}
+	e.mu.rebootPending = true
 	done := e.mu.done
 	e.mu.Unlock()
-	<-done
-	e.mu.Lock()
-	if e.mu.closed && e.mu.doneSent {
-		e.mu.closed = false
-		e.mu.doneSent = false
-		e.mu.done = make(chan struct{})
-		e.gate.reopen()
-		e.q.unseal()
+	if calledFromTask() {
+		return // it cannot wait for itself; the life's end reopens the engine
 	}
-	e.mu.Unlock()
+	hook(hkRebootWait)
+	<-done
 }
 
 func (e *engine[E]) isClosed() bool {
@@ -381,5 +588,5 @@ func (e *engine[E]) running() int {
 }
 
 func (e *engine[E]) waiting() int {
-	return e.q.len() + int(e.waitersN.Load())
+	return e.q.len() + int(e.frontN.Load()) + int(e.waitersN.Load())
 }

@@ -54,4 +54,7 @@ func (p *FuncPool[T]) InvokeContext(ctx context.Context, arg T) error {
 // finish. After ReleaseNow returns, no task starts in this pool (until a
 // Reboot); every accepted task has either started or been returned.
 // It may follow Release, to abandon the remaining queue.
-func (p *FuncPool[T]) ReleaseNow() []T { return p.close(true) }
+func (p *FuncPool[T]) ReleaseNow() []T {
+	_, units := p.close(true)
+	return units
+}

@@ -9,8 +9,8 @@ import "sync/atomic"
 // checked against, so once Resize has stored a smaller capacity no slot can
 // be taken on the strength of the old one.
 //
-// A worker holds a slot while it runs tasks (and while it looks for the
-// next one); a task starts only in a worker that holds a slot.
+// Who holds slots, and the rules for taking and giving them back, are
+// written once, in the protocol comment at the top of engine.go.
 //
 // Layout: bit 63 closed, bits 32..62 capacity, bits 0..31 slots held.
 type gate struct {
@@ -44,6 +44,7 @@ func (g *gate) acquire() bool {
 		if w&gateClosed != 0 || gateHeld(w) >= gateCap(w) {
 			return false
 		}
+		hook(hkGateAcquire)
 		if g.w.CompareAndSwap(w, w+1) {
 			return true
 		}
@@ -58,6 +59,7 @@ func (g *gate) acquireDraining() bool {
 		if gateHeld(w) >= gateCap(w) {
 			return false
 		}
+		hook(hkGateAcquire)
 		if g.w.CompareAndSwap(w, w+1) {
 			return true
 		}
@@ -65,17 +67,29 @@ func (g *gate) acquireDraining() bool {
 }
 
 // release gives back a slot the caller holds.
-func (g *gate) release() { g.w.Add(^uint64(0)) }
+func (g *gate) release() {
+	hook(hkGateRelease)
+	w := g.w.Add(^uint64(0))
+	if hooksOn {
+		invariant(gateHeld(w) != int(gateHeldMask), "a slot was given back that nobody held")
+	}
+}
 
 // releaseIfOver gives back the caller's slot when more slots are held than
 // the capacity allows (after a shrink), and reports whether it did. Using a
 // compare-and-swap rather than a check and a decrement keeps several
-// finishing workers from all leaving at once and undershooting.
+// finishing workers from all leaving at once and undershooting. When it
+// reports false, the load that saw held <= capacity is the moment the
+// caller may start a unit it has already taken (engine.go, rule S2).
 func (g *gate) releaseIfOver() bool {
 	for {
+		hook(hkGateOver)
 		w := g.w.Load()
 		if gateHeld(w) <= gateCap(w) {
 			return false
+		}
+		if hooksOn {
+			invariant(gateHeld(w) > 0, "over capacity with no slot held")
 		}
 		if g.w.CompareAndSwap(w, w-1) {
 			return true
@@ -92,6 +106,7 @@ func (g *gate) setCap(n int) (old int, ok bool) {
 			return gateCap(w), false
 		}
 		nw := w&^(gateCapMask<<gateCapShift) | uint64(n)<<gateCapShift
+		hook(hkGateSetCap)
 		if g.w.CompareAndSwap(w, nw) {
 			return gateCap(w), true
 		}
@@ -99,7 +114,10 @@ func (g *gate) setCap(n int) (old int, ok bool) {
 }
 
 // close sets the closed bit; it reports whether this call set it.
-func (g *gate) close() bool { return g.w.Or(gateClosed)&gateClosed == 0 }
+func (g *gate) close() bool {
+	hook(hkGateClose)
+	return g.w.Or(gateClosed)&gateClosed == 0
+}
 
 // reopen clears the closed bit.
 func (g *gate) reopen() { g.w.And(^gateClosed) }

@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"flag"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -10,6 +11,10 @@ import (
 // TestMain fails the package if any test leaves a goroutine behind. It
 // also raises rapid's default number of checks: the state machine needs a
 // few hundred runs to reach the rarer interleavings of shrink and queue.
+// Under the poolkit_hooks build tag it installs a seeded interleaving for
+// the whole run (hooks_main_test.go), so that every test, the state
+// machine, the linearizability check and the stress tests included, runs
+// with the engine yielding and stalling at its protocol steps.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if f := flag.Lookup("rapid.checks"); f != nil && !flagGiven("rapid.checks") {
@@ -17,6 +22,8 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
+	stop := startInterleaving(os.Stderr)
+	defer stop()
 	goleak.VerifyTestMain(m)
 }
 

@@ -94,4 +94,7 @@ func (p *Pool) SubmitContext(ctx context.Context, task func()) error {
 // finish. After ReleaseNow returns, no task starts in this pool (until a
 // Reboot); every accepted task has either started or been returned.
 // It may follow Release, to abandon the remaining queue.
-func (p *Pool) ReleaseNow() []func() { return p.close(true) }
+func (p *Pool) ReleaseNow() []func() {
+	_, units := p.close(true)
+	return units
+}

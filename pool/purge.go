@@ -3,69 +3,60 @@ package pool
 import "time"
 
 // The purger retires workers that have been parked for the expiry
-// duration. It is one goroutine per pool, running only while workers are
-// parked, so that parking costs a clock read instead of arming a timer per
-// worker: a timer channel in a select puts its timer on the runtime's heap
-// at every park, which was the largest cost of a worker that parks after
+// duration. It is one timer per pool, armed only while workers are parked,
+// so that parking costs a clock read instead of arming a timer per worker:
+// a timer channel in a select puts its timer on the runtime's heap at
+// every park, which was the largest cost of a worker that parks after
 // every task (a million sleeping tasks spent a fifth of their CPU there).
 // Parked workers are retired oldest first, from the bottom of the idle
-// stack, where the one that parked longest ago always is.
+// stack, where the one that parked longest ago always is. No goroutine
+// waits for the timer: its function runs only when it fires, and close
+// stops it under mu, so a closed pool with no workers has ended its life
+// at once (C2), unless the function had already started, in which case
+// the life ends when it has returned.
 
-// startPurgerLocked starts the purger unless it runs. Requires e.mu.
+// startPurgerLocked arms the purger for the oldest parked worker unless it
+// is armed. Requires e.mu and a non-empty idle stack.
 func (e *engine[E]) startPurgerLocked() {
-	if !e.mu.purging {
-		e.mu.purging = true
-		go e.purge()
+	if e.mu.purging {
+		return
+	}
+	e.mu.purging = true
+	wait := e.cfg.expiry - time.Since(e.mu.idle.bottom().parkedAt)
+	if e.mu.purger == nil {
+		e.mu.purger = time.AfterFunc(wait, e.purge)
+	} else {
+		e.mu.purger.Reset(wait)
 	}
 }
 
-// kickPurgerLocked makes a sleeping purger look again (the engine closed).
+// stopPurgerLocked disarms the purger (the engine closed). If its function
+// is already running, purging stays set until that function has returned.
 // Requires e.mu.
-func (e *engine[E]) kickPurgerLocked() {
-	if e.mu.purging {
-		select {
-		case e.purgeKick <- struct{}{}:
-		default:
-		}
+func (e *engine[E]) stopPurgerLocked() {
+	if e.mu.purging && e.mu.purger.Stop() {
+		e.mu.purging = false
 	}
 }
 
 func (e *engine[E]) purge() {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	for {
 		if e.mu.closed || e.mu.idle.len() == 0 || e.mu.live <= e.cfg.minWorkers {
 			// Nothing to retire (WithMinWorkers keeps the rest): a worker
-			// that parks later starts a purger again.
+			// that parks later arms the purger again.
 			e.mu.purging = false
 			e.maybeDoneLocked()
-			e.mu.Unlock()
 			return
 		}
 		w := e.mu.idle.bottom()
 		wait := e.cfg.expiry - time.Since(w.parkedAt)
-		if wait <= 0 {
-			e.mu.idle.remove(w)
-			e.exitLocked(w)
-			w.retired = true
-			w.wake <- struct{}{}
-			continue
+		if wait > 0 {
+			e.mu.purger.Reset(wait)
+			return
 		}
-		e.mu.Unlock()
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		} else {
-			timer.Reset(wait)
-		}
-		select {
-		case <-timer.C:
-		case <-e.purgeKick:
-		}
-		e.mu.Lock()
+		e.mu.idle.remove(w)
+		e.retireLocked(w)
 	}
 }

@@ -80,8 +80,10 @@ func (q *queue[E]) push(v E) bool {
 		switch d := int64(seq - pos); {
 		case d == 0:
 			if q.tail.CompareAndSwap(pos, pos+1) {
+				hook(hkQueuePushClaim)
 				s.val = v
 				s.seq.Store(pos + 1)
+				hook(hkQueuePushed)
 				return true
 			}
 			pos = q.tail.Load()
@@ -96,9 +98,16 @@ func (q *queue[E]) push(v E) bool {
 // pop removes the oldest value. It reports false when nothing is ready,
 // which includes a push that has claimed a slot but not yet filled it.
 func (q *queue[E]) pop() (E, bool) {
+	v, _, ok := q.take()
+	return v, ok
+}
+
+// take is pop that also returns the value's position: the number of pushes
+// before it, which orders every value ever queued.
+func (q *queue[E]) take() (E, uint64, bool) {
 	var zero E
 	if q.size == 0 {
-		return zero, false
+		return zero, 0, false
 	}
 	pos := q.head.Load()
 	for {
@@ -107,14 +116,15 @@ func (q *queue[E]) pop() (E, bool) {
 		switch d := int64(seq - (pos + 1)); {
 		case d == 0:
 			if q.head.CompareAndSwap(pos, pos+1) {
+				hook(hkQueuePopClaim)
 				v := s.val
 				s.val = zero // let the garbage collector have the task
 				s.seq.Store(pos + q.size)
-				return v, true
+				return v, pos, true
 			}
 			pos = q.head.Load()
 		case d < 0:
-			return zero, false
+			return zero, 0, false
 		default:
 			pos = q.head.Load()
 		}
@@ -135,7 +145,10 @@ func (q *queue[E]) len() int {
 }
 
 // seal stops further pushes.
-func (q *queue[E]) seal() { q.tail.Or(sealBit) }
+func (q *queue[E]) seal() {
+	hook(hkQueueSeal)
+	q.tail.Or(sealBit)
+}
 
 // unseal allows pushes again.
 func (q *queue[E]) unseal() { q.tail.And(^sealBit) }

@@ -48,6 +48,7 @@ func TestQueueFIFOAndBound(t *testing.T) {
 // pushed is popped exactly once, and popSealed after a seal returns exactly
 // what was left.
 func TestQueueConcurrent(t *testing.T) {
+	defer suspendInterleaving()()
 	for _, capacity := range []int{1, 2, 3, 64} {
 		var q queue[int]
 		q.init(capacity)

@@ -7,27 +7,31 @@ import (
 )
 
 // worker is one goroutine of the engine. While it holds a gate slot it
-// runs units from its hand-off field and the queue; when there is nothing
-// to run it gives the slot back and parks on the idle stack until a
-// submitter, Resize or Release wakes it, or until it expires.
+// runs units handed to it and taken from the front and the queue; when
+// there is nothing to run it gives the slot back and parks on the idle
+// stack until a submitter, Resize or Release wakes it, or until it expires.
 type worker[E any] struct {
 	e    *engine[E]
-	wake chan struct{} // buffered; one token per wake-up
+	wake chan struct{} // buffered; one token per park
 
 	// Set by the waker under e.mu before the token is sent; read by the
 	// worker after receiving it.
 	task    E
 	hasTask bool
-	exit    bool
+	// retired is set with the token by whoever took the worker out of the
+	// books (close, a shrink, the purger): woken with it, the goroutine
+	// just returns.
+	retired bool
 
 	idleAt int // index in e.mu.idle.ws, or -1; guarded by e.mu
 	allAt  int // index in e.mu.all; guarded by e.mu
 	// parkedAt is when the worker last parked; the purger retires it once
 	// it has been idle for the expiry duration. Guarded by e.mu.
 	parkedAt time.Time
-	// retired is set, under e.mu, by the purger, which has already taken the
-	// worker out of the books: woken with it, the goroutine just returns.
-	retired bool
+
+	// holds says whether the worker holds a slot; kept only under the
+	// poolkit_hooks build tag, for the S1 and S5 checks.
+	holds bool
 
 	completed atomic.Uint64 // written only by the worker's goroutine
 }
@@ -40,6 +44,9 @@ func (e *engine[E]) spawnLocked(slot bool, t E, has bool) {
 	w.task, w.hasTask = t, has
 	e.mu.all = append(e.mu.all, w)
 	e.mu.live++
+	if !slot {
+		e.idleLocked(w) // parked from the start, so that close can retire it at once
+	}
 	go w.loop(slot)
 }
 
@@ -51,19 +58,27 @@ func (e *engine[E]) startLocked(t E, has bool) {
 		e.mu.direct++
 	}
 	if e.mu.idle.len() > 0 {
-		e.wakeLocked(e.mu.idle.pop(), t, has, false)
+		w := e.mu.idle.pop()
+		w.task, w.hasTask = t, has
+		w.wake <- struct{}{}
 		return
 	}
 	e.spawnLocked(true, t, has)
 }
 
-func (e *engine[E]) wakeLocked(w *worker[E], t E, has, exit bool) {
-	w.task, w.hasTask, w.exit = t, has, exit
+// retireLocked takes a worker that has just been removed from the idle
+// stack out of the books and lets its goroutine return. Requires e.mu.
+func (e *engine[E]) retireLocked(w *worker[E]) {
+	e.exitLocked(w)
+	w.retired = true
 	w.wake <- struct{}{}
 }
 
 // exitLocked takes a worker that holds no slot out of the books.
 func (e *engine[E]) exitLocked(w *worker[E]) {
+	if hooksOn {
+		invariant(!w.holds, "a worker left the books holding a slot")
+	}
 	last := len(e.mu.all) - 1
 	moved := e.mu.all[last]
 	e.mu.all[w.allAt] = moved
@@ -75,7 +90,8 @@ func (e *engine[E]) exitLocked(w *worker[E]) {
 	e.maybeDoneLocked()
 }
 
-// loop is the worker goroutine. slot says whether it starts holding a slot.
+// loop is the worker goroutine. slot says whether it starts holding a
+// slot; a worker spawned without one starts parked (spawnLocked).
 func (w *worker[E]) loop(slot bool) {
 	e := w.e
 	returned := false
@@ -83,29 +99,58 @@ func (w *worker[E]) loop(slot bool) {
 		if !returned {
 			// The unit called runtime.Goexit, which cannot be stopped: the
 			// goroutine ends here, still holding its slot. A fresh
-			// goroutine takes over the worker, so the pool keeps its size.
+			// goroutine takes over the worker and the slot (S4), so the
+			// pool keeps its size.
 			go w.loop(true)
 		}
 	}()
+	next := runOn
+	if !slot {
+		next = waitParked
+	}
 	for {
-		if slot {
-			if w.hasTask {
-				t := w.task
-				w.task, w.hasTask = *new(E), false
-				e.exec(w, t)
+		if next == waitParked {
+			hook(hkPark)
+			<-w.wake
+			hook(hkWoken)
+			if w.retired {
+				returned = true
+				return
 			}
-			e.work(w)
 		}
-		if !e.park(w) {
+		if hooksOn {
+			w.holds = true
+		}
+		if w.hasTask {
+			t := w.task
+			w.task, w.hasTask = *new(E), false
+			e.exec(w, t)
+		}
+		e.work(w)
+		if hooksOn {
+			w.holds = false
+		}
+		if next = e.park(w); next == exit {
 			returned = true
 			return
 		}
-		slot = true
 	}
 }
 
+// parkOutcome is what a worker that gave its slot back does next.
+type parkOutcome uint8
+
+const (
+	waitParked parkOutcome = iota // it is on the idle stack: wait for a wake-up
+	runOn                         // it holds a slot again: go on working
+	exit                          // it is out of the books: return
+)
+
 // exec runs one unit, isolating its panic.
 func (e *engine[E]) exec(w *worker[E], t E) {
+	if hooksOn {
+		invariant(w.holds, "a unit ran on a worker holding no slot (S1)")
+	}
 	defer func() {
 		w.completed.Store(w.completed.Load() + 1)
 		if r := recover(); r != nil {
@@ -116,35 +161,49 @@ func (e *engine[E]) exec(w *worker[E], t E) {
 }
 
 // work runs units while the worker holds a slot. It returns with the slot
-// given back: when there is no work, or when a shrink left more slots held
-// than the capacity allows.
+// given back (S5): when there is no work, or when a shrink left more slots
+// held than the capacity allows.
 func (e *engine[E]) work(w *worker[E]) {
 	for {
 		if e.gate.releaseIfOver() {
 			e.afterRelease()
 			return
 		}
-		t, ok := e.q.pop()
+		t, pos, ok := e.take()
 		if !ok {
-			if t, ok = e.spin(); !ok {
-				e.gate.release()
-				e.afterRelease()
-				// A producer that saw our slot held before we gave it back
-				// relied on us to pop its unit: look once more.
-				if e.q.len() > 0 && e.gate.acquireDraining() {
-					continue
-				}
-				return
-			}
+			t, pos, ok = e.spin()
 		}
+		if !ok {
+			e.gate.release()
+			e.afterRelease()
+			hook(hkRecheck)
+			// W3: a pusher that saw our slot held, or saw us spinning,
+			// relied on us to take its unit: look once more. The yield
+			// lets a pusher that has claimed a ring slot finish filling it.
+			if e.hasWork() && e.gate.acquireDraining() {
+				runtime.Gosched()
+				continue
+			}
+			return
+		}
+		hook(hkTaken)
+		// S2: the unit starts here, if the capacity in force now allows
+		// it. The check must follow the take: a shrink between an earlier
+		// check and the take would otherwise not hold for this unit.
+		if e.gate.releaseIfOver() {
+			e.deferStart(t, pos)
+			e.afterRelease()
+			return
+		}
+		hook(hkConfirmed)
 		if e.waitersN.Load() > 0 {
-			e.admitWaiters() // the pop made room for a blocked submitter
+			e.admitWaiters() // the take made room for a blocked submitter
 		}
 		e.exec(w, t)
 	}
 }
 
-// afterRelease lets a blocked submitter use the slot just given back.
+// afterRelease lets a blocked submitter use the slot just given back (W4).
 func (e *engine[E]) afterRelease() {
 	if e.waitersN.Load() > 0 {
 		e.admitWaiters()
@@ -152,64 +211,65 @@ func (e *engine[E]) afterRelease() {
 }
 
 // spin looks for work a little longer before the worker parks, unless
-// another worker is already doing so.
-func (e *engine[E]) spin() (E, bool) {
+// another worker is already doing so. It keeps the worker's slot.
+func (e *engine[E]) spin() (E, uint64, bool) {
 	if e.q.size == 0 || e.spinning.Load() >= maxSpinners {
-		return *new(E), false
+		return *new(E), 0, false
 	}
 	e.spinning.Add(1)
+	hook(hkSpinStart)
 	for range spinRounds {
 		runtime.Gosched()
-		if t, ok := e.q.pop(); ok {
+		if t, pos, ok := e.take(); ok {
 			e.spinning.Add(-1)
-			return t, true
+			hook(hkSpinFound)
+			// W2: a submitter that saw us spinning may have left more than
+			// this unit to us.
+			if e.hasWork() {
+				e.notify()
+			}
+			return t, pos, true
 		}
 		if e.q.sealed() {
 			break
 		}
 	}
 	e.spinning.Add(-1)
-	return *new(E), false
+	hook(hkSpinGiveUp)
+	return *new(E), 0, false
 }
 
-// park waits, holding no slot, until the worker is given a slot again
-// (true) or must exit (false).
-func (e *engine[E]) park(w *worker[E]) bool {
+// park decides, holding no slot, what the worker does next: wait on the
+// idle stack for a wake-up, run on with a slot taken again, or exit.
+func (e *engine[E]) park(w *worker[E]) parkOutcome {
 	e.mu.Lock()
+	defer e.mu.Unlock()
+	if hooksOn {
+		invariant(!w.holds, "a worker parked holding a slot (S5)")
+	}
 	if e.mu.closed {
-		// A closed engine still runs what it accepted.
-		if !e.q.drained() && e.gate.acquireDraining() {
-			e.mu.Unlock()
-			return true
+		// A closed engine still runs what it accepted (T8).
+		if (!e.q.drained() || len(e.mu.front) > 0) && e.gate.acquireDraining() {
+			return runOn
 		}
 		e.exitLocked(w)
-		e.mu.Unlock()
-		return false
+		return exit
 	}
 	if e.mu.live > e.gate.capacity() {
 		e.exitLocked(w) // more workers than a shrunk capacity needs
-		e.mu.Unlock()
-		return false
+		return exit
 	}
+	e.idleLocked(w)
+	return waitParked
+}
+
+// idleLocked puts w, which holds no slot, on the idle stack. Requires e.mu.
+func (e *engine[E]) idleLocked(w *worker[E]) {
+	e.mu.idle.push(w)
 	if !e.cfg.disablePurge {
 		w.parkedAt = time.Now()
 		e.startPurgerLocked()
 	}
-	e.mu.idle.push(w)
-	e.mu.Unlock()
-
-	<-w.wake
-	if w.retired {
-		return false // the purger took it out of the books
-	}
-	if w.exit {
-		w.exit = false
-		e.mu.Lock()
-		e.exitLocked(w)
-		e.mu.Unlock()
-		return false
-	}
-	return true
 }
 
 func (e *engine[E]) handlePanic(r any) {

@@ -117,6 +117,7 @@ func asGauges(p Pool) Gauges        { g, _ := unwrap(p).(Gauges); return g }
 func asCtx(p Pool) ContextSubmitter { s, _ := unwrap(p).(ContextSubmitter); return s }
 func asCompleter(p Pool) Completer  { s, _ := unwrap(p).(Completer); return s }
 func asAbandoner(p Pool) Abandoner  { s, _ := unwrap(p).(Abandoner); return s }
+func asRebooter(p Pool) Rebooter    { s, _ := unwrap(p).(Rebooter); return s }
 func isClosed(err error) bool       { return errors.Is(err, pool.ErrPoolClosed) }
 func isOverload(err error) bool     { return errors.Is(err, pool.ErrPoolOverload) }
 

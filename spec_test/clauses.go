@@ -10,7 +10,7 @@ type Clause struct {
 	Slug  string // short name for the subtest
 	Title string // the promise, in one line, as in SPEC.md
 	// Needs lists the capabilities ("Resize", "Running/Waiting",
-	// "Completed", "SubmitContext", "ReleaseNow") and features
+	// "Completed", "SubmitContext", "ReleaseNow", "Reboot") and features
 	// ("feature:nonblocking", ...) without which the clause does not apply.
 	Needs []string
 	Run   func(c *Case)

@@ -158,6 +158,18 @@ var capacityClauses = []Clause{
 				rapid.SyncTest(t, func(t *rapid.T) { randomResizes(c, t) })
 			})
 		}},
+	{ID: "CAP-7", Level: "MUST", Slug: "shrink-between-tasks", Needs: []string{"Resize"},
+		Title: "After Resize(n) returns, a later task does not start while n run, not even on a worker that has just finished a task and is looking for the next.",
+		Run:   checkShrinkBetweenTasks},
+	{ID: "CAP-8", Level: "MUST", Slug: "grow-while-arriving", Needs: []string{"Resize"},
+		Title: "A grow racing submitters on their way to wait loses none of them: every task that fits the new capacity starts.",
+		Run:   checkGrowWhileArriving},
+	{ID: "CAP-9", Level: "MUST", Slug: "no-lost-wakeup",
+		Title: "No task waits beside a free slot: two tasks submitted back to back to a pool with room for both both start, even while a worker is between tasks.",
+		Run:   checkNoLostWakeup},
+	{ID: "CAP-10", Level: "MUST", Slug: "waiting-means-full", Needs: []string{"Running/Waiting"},
+		Title: "Once a burst of submissions has settled, Waiting() > 0 implies Running() == Cap(): work waits only while every slot is busy.",
+		Run:   checkWaitingMeansFull},
 }
 
 // randomResizes is one run of CAP-6's state machine.

@@ -260,6 +260,15 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
+	{ID: "CLS-8", Level: "MUST", Slug: "abandon-racing-reboot", Needs: []string{"ReleaseNow", "Reboot"},
+		Title: "An abandoning close racing Reboot returns promptly, and so does the Reboot, whichever takes effect first.",
+		Run:   checkAbandonRacingReboot},
+	{ID: "CLS-9", Level: "MUST", Slug: "close-racing-reboot", Needs: []string{"Reboot"},
+		Title: "A bounded graceful close racing Reboot waits for the life it closed: with nothing left to finish it returns nil, never a timeout.",
+		Run:   checkCloseRacingReboot},
+	{ID: "CLS-10", Level: "MUST", Slug: "reboot-from-task", Needs: []string{"Reboot"},
+		Title: "Reboot called from inside a task of a released pool does not deadlock: it returns, and the pool is open again once the task has returned.",
+		Run:   checkRebootFromTask},
 }
 
 // goRelease releases p from a goroutine of its own, since Release waits

@@ -177,6 +177,7 @@ func probe(t *testing.T, impl Implementation) capabilities {
 	_, caps["Running/Waiting"] = p.(Gauges)
 	_, caps["Completed"] = p.(Completer)
 	_, caps["ReleaseNow"] = p.(Abandoner)
+	_, caps["Reboot"] = p.(Rebooter)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := p.Release(ctx); err != nil {

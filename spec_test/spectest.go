@@ -64,6 +64,14 @@ type Abandoner interface {
 	ReleaseNow() []func()
 }
 
+// Rebooter is a Pool that a close does not end for good: Reboot reopens a
+// released pool once the workers of its previous life have exited (called
+// from one of those workers, it cannot wait for its own, and the pool
+// reopens when that task has returned). On an open pool it does nothing.
+type Rebooter interface {
+	Reboot()
+}
+
 // Feature is a construction option an implementation may honour.
 type Feature string
 

@@ -1,0 +1,52 @@
+package pool
+
+// hookPoint names a step of the engine's protocol. Under the poolkit_hooks
+// build tag every step calls hook with its name, so that tests can widen
+// the window after it (hooks_on.go); in a normal build hook is empty and
+// the compiler removes the calls.
+type hookPoint uint8
+
+const (
+	hkGateAcquire    hookPoint = iota // a slot is about to be taken (before the CAS)
+	hkGateRelease                     // a slot is about to be given back
+	hkGateOver                        // a holder is about to check for a shrink
+	hkGateSetCap                      // Resize is about to store a capacity
+	hkGateClose                       // close is about to set the closed bit
+	hkQueuePushClaim                  // a push claimed a ring slot, not yet filled
+	hkQueuePushed                     // a push is complete
+	hkQueuePopClaim                   // a pop claimed a value, not yet freed the ring slot
+	hkQueueSeal                       // close is about to seal the queue
+	hkSubmitDirect                    // a submitter took a slot for its own unit
+	hkNotify                          // a pusher is about to decide whether to start a worker
+	hkTaken                           // a slot holder has taken a unit, not yet confirmed it
+	hkConfirmed                       // a taken unit passed the capacity check
+	hkDeferred                        // a taken unit was put back at the front
+	hkSpinStart                       // a worker counts itself as spinning
+	hkSpinFound                       // a spinner found work and stopped spinning
+	hkSpinGiveUp                      // a spinner stopped spinning with nothing found
+	hkRecheck                         // a worker gave its slot back and looks at the queues again
+	hkPark                            // a worker is about to wait on its wake channel
+	hkWoken                           // a parked worker received its wake-up
+	hkAdmitWaiter                     // a blocked submitter's unit is being admitted
+	hkBlock                           // a submitter is about to block
+	hkCloseDrain                      // an abandoning close is taking the queued units
+	hkRebootWait                      // Reboot is about to wait for the previous life
+	hkCloseWait                       // a closer is about to wait for the life it closed
+	hkDone                            // the engine's previous life has ended
+	numHookPoints
+)
+
+var hookNames = [numHookPoints]string{
+	"gate-acquire", "gate-release", "gate-over", "gate-setcap", "gate-close",
+	"queue-push-claim", "queue-pushed", "queue-pop-claim", "queue-seal",
+	"submit-direct", "notify", "taken", "confirmed", "deferred",
+	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
+	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done",
+}
+
+func (p hookPoint) String() string {
+	if p < numHookPoints {
+		return hookNames[p]
+	}
+	return "hook?"
+}

@@ -1,0 +1,209 @@
+//go:build poolkit_hooks
+
+package pool_test
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// The tests in this file need the engine's interleaving hooks: run them
+// with -tags poolkit_hooks (the CI does, with -race). Each puts a goroutine
+// exactly inside one protocol window with a breakpoint, acts while it
+// waits there, and checks the outcome, so with the rule that guards the
+// window taken out, each fails every time. The window tests of
+// window_test.go run in the same build under the run's seeded interleaving
+// (hooks_main_test.go), which finds the same bugs by chance.
+
+// breakpoints installs an interleaving with no pressure, so that only the
+// test's breakpoints change the schedule, and restores the run's one at
+// the end of the test.
+func breakpoints(t *testing.T) {
+	stop := pool.Interleave(pool.InterleavingConfig{})
+	t.Cleanup(stop)
+}
+
+// pauseAt parks the first goroutine to reach point until the returned
+// resume is called; paused is closed once it is parked there.
+func pauseAt(t *testing.T, point string) (paused <-chan struct{}, resume func()) {
+	p, r := make(chan struct{}), make(chan struct{})
+	t.Cleanup(pool.BreakOnce(point, func() {
+		close(p)
+		<-r
+	}))
+	var once atomic.Bool
+	return p, func() {
+		if once.CompareAndSwap(false, true) {
+			close(r)
+		}
+	}
+}
+
+// TestBreakShrinkBetweenTasks: the worker that ran B is held as it starts
+// spinning, with its slot; Resize(1) and the submission of C happen while
+// it is held. Released, it takes C, and the capacity check that follows
+// the take (rule S2) must put C back rather than start it beside A.
+func TestBreakShrinkBetweenTasks(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	var aRunning atomic.Bool
+	aRunning.Store(true)
+	releaseA := make(chan struct{})
+	mustSubmit(t, p, func() {
+		<-releaseA
+		aRunning.Store(false)
+	})
+	paused, resume := pauseAt(t, "spin-start")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused
+	if err := p.Resize(1); err != nil {
+		t.Fatal(err)
+	}
+	outcome := make(chan string, 2)
+	t.Cleanup(pool.BreakOnce("deferred", func() { outcome <- "put back" }))
+	cRan := make(chan struct{})
+	mustSubmit(t, p, func() {
+		if aRunning.Load() {
+			outcome <- "started beside A"
+		}
+		close(cRan)
+	})
+	resume()
+	if got := <-outcome; got != "put back" {
+		t.Errorf("after Resize(1), C %s", got)
+	}
+	close(releaseA)
+	if !within(func() { <-cRan }) {
+		t.Fatal("C never started after A returned")
+	}
+}
+
+// TestBreakSpinnerFindsWork: the spinner is held while X and Y are queued
+// (both submitters leave their task to it). Released, it takes X, and
+// before running it must start a worker for Y (rule W2): X waits for Y.
+func TestBreakSpinnerFindsWork(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	paused, resume := pauseAt(t, "spin-start")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused
+	yRan := make(chan struct{})
+	xDone := make(chan struct{})
+	mustSubmit(t, p, func() {
+		<-yRan
+		close(xDone)
+	})
+	mustSubmit(t, p, func() { close(yRan) })
+	resume()
+	mustFinish(t, p, xDone, "Y never started")
+}
+
+// TestBreakSpinnerGivesUp: a task is queued just as the only spinner gives
+// up. The spinner must look at the queue again after giving its slot back
+// (rule W3), or the pusher, which saw it spinning, must start a worker.
+func TestBreakSpinnerGivesUp(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1)
+	paused, resume := pauseAt(t, "spin-giveup")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused // it still holds its slot, and no longer counts as spinning
+	ran := make(chan struct{})
+	mustSubmit(t, p, func() { close(ran) })
+	resume()
+	mustFinish(t, p, ran, "the task never started")
+}
+
+// TestBreakReleaseTimeoutReboot: a Reboot runs after a bounded close has
+// closed the pool and before it waits. The close waits for the life it
+// closed, which had no task (rule C3): nil, not ErrTimeout.
+func TestBreakReleaseTimeoutReboot(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	t.Cleanup(pool.BreakOnce("close-wait", p.Reboot))
+	if err := p.ReleaseTimeout(time.Second); err != nil {
+		t.Errorf("ReleaseTimeout with a Reboot before its wait = %v, want nil", err)
+	}
+	if p.IsClosed() {
+		t.Error("IsClosed() = true after the Reboot")
+	}
+}
+
+// TestBreakReleaseNowReboot: a Reboot tries to run while an abandoning
+// close takes the queued tasks. It must wait for the close (rule C1), or
+// it reopens the queue under the closer's feet.
+func TestBreakReleaseNowReboot(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	rebooted := make(chan struct{})
+	t.Cleanup(pool.BreakOnce("close-drain", func() {
+		go func() {
+			defer close(rebooted)
+			p.Reboot()
+		}()
+		for range 1000 {
+			select {
+			case <-rebooted:
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+	}))
+	if !within(func() { p.ReleaseNow() }) {
+		t.Fatal("ReleaseNow with a Reboot during its drain did not return")
+	}
+	<-rebooted
+}
+
+// TestBreakGrowWakesQueued: tasks queued behind a full pool start as soon
+// as it grows (T5), even when no running task finishes.
+func TestBreakGrowWakesQueued(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1)
+	hold := make(chan struct{})
+	defer close(hold)
+	started := make(chan struct{}, 8)
+	for range 4 {
+		mustSubmit(t, p, func() {
+			started <- struct{}{}
+			<-hold
+		})
+	}
+	<-started
+	if err := p.Resize(4); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if !within(func() { <-started }) {
+			t.Fatalf("after Resize(4), only %d of 4 started", i+1)
+		}
+	}
+}
+
+// windowSeeds are interleaving seeds that found a bug in a protocol window
+// once; each runs the window scenarios again under the same pressure.
+var windowSeeds = []uint64{}
+
+// TestWindowSeeds runs the window scenarios under each committed seed.
+func TestWindowSeeds(t *testing.T) {
+	for _, seed := range windowSeeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			stop := pool.Interleave(pool.DefaultInterleaving(seed))
+			defer stop()
+			for _, f := range []func(*testing.T){
+				TestShrinkBetweenTasks, TestNoTaskWaitsBesideAFreeSlot,
+				TestReleaseNowRacingReboot, TestReleaseTimeoutRacingReboot,
+			} {
+				f(t)
+			}
+		})
+	}
+}

@@ -1,0 +1,286 @@
+package pool_test
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// The tests in this file drive, through the public API only, the protocol
+// windows where an engine breaks: a worker between two tasks, a spinner
+// that finds work or gives up, a Reboot between a close and its wait. Each
+// repeats its scenario, because the window is hit only when the goroutines
+// meet in it; under the poolkit_hooks build tag the engine yields at every
+// protocol step and the windows are hit far more often (hooks_test.go).
+
+// windowTries is how many times each scenario is repeated. A bound, not a
+// wait: every try of a correct pool ends in microseconds.
+func windowTries(short, long int) int {
+	if testing.Short() {
+		return short
+	}
+	return long
+}
+
+// failBound is how long a try may take before the pool is declared stuck.
+// Only a pool with a lost wake-up or a hang ever reaches it.
+const failBound = 5 * time.Second
+
+// within runs f on its own goroutine and reports whether it returned within
+// failBound.
+func within(f func()) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	t := time.NewTimer(failBound)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// TestShrinkBetweenTasks: capacity 2; A runs and holds; B runs and returns,
+// leaving its worker between tasks (looking for more work, still holding
+// its slot); Resize(1) returns; then C is submitted. C must not start
+// while A runs: after the shrink, A alone fills the capacity.
+func TestShrinkBetweenTasks(t *testing.T) {
+	for try := range windowTries(200, 2000) {
+		p, err := pool.New(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var aRunning atomic.Bool
+		aRunning.Store(true)
+		releaseA := make(chan struct{})
+		bDone := make(chan struct{})
+		cStarted := make(chan bool, 1)
+		mustSubmit(t, p, func() {
+			<-releaseA
+			aRunning.Store(false)
+		})
+		mustSubmit(t, p, func() { close(bDone) })
+		<-bDone
+		if err := p.Resize(1); err != nil {
+			t.Fatal(err)
+		}
+		mustSubmit(t, p, func() { cStarted <- aRunning.Load() })
+		// Give a misbehaving worker the chance to start C beside A.
+		for range 64 {
+			if len(cStarted) > 0 {
+				break
+			}
+			runtime.Gosched()
+		}
+		close(releaseA)
+		var sawA bool
+		if !within(func() { sawA = <-cStarted }) {
+			t.Fatalf("try %d: C never started after A returned", try)
+		}
+		if sawA {
+			p.Release()
+			t.Fatalf("try %d: C started while A ran, after Resize(1) returned", try)
+		}
+		if err := p.ReleaseTimeout(failBound); err != nil {
+			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
+		}
+	}
+}
+
+// TestNoTaskWaitsBesideAFreeSlot: capacity 2; a short task runs and ends;
+// then X and Y are submitted back to back, and X waits for Y. With a slot
+// free, Y must start; a lost wake-up leaves it queued for good, with
+// Running()=1, Waiting()=1, Free()=1.
+func TestNoTaskWaitsBesideAFreeSlot(t *testing.T) {
+	for try := range windowTries(200, 2000) {
+		p, err := pool.New(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := make(chan struct{})
+		mustSubmit(t, p, func() { close(first) })
+		<-first
+		yRan := make(chan struct{})
+		xDone := make(chan struct{})
+		mustSubmit(t, p, func() {
+			<-yRan
+			close(xDone)
+		})
+		mustSubmit(t, p, func() { close(yRan) })
+		mustFinish(t, p, xDone, fmt.Sprintf("try %d: Y never started", try))
+		if err := p.ReleaseTimeout(failBound); err != nil {
+			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
+		}
+	}
+}
+
+// TestReleaseNowRacingReboot: an abandoning close and a Reboot at the same
+// time both return, whichever wins.
+func TestReleaseNowRacingReboot(t *testing.T) {
+	for try := range windowTries(500, 3000) {
+		p, err := pool.New(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if try%2 == 1 {
+			mustSubmit(t, p, func() {})
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			p.Reboot()
+		}()
+		if !within(func() { p.ReleaseNow() }) {
+			t.Fatalf("try %d: ReleaseNow racing Reboot did not return (IsClosed()=%v)", try, p.IsClosed())
+		}
+		<-done
+		p.Release()
+		if err := p.ReleaseTimeout(failBound); err != nil {
+			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
+		}
+	}
+}
+
+// TestReleaseTimeoutRacingReboot: a bounded close racing a Reboot waits for
+// the life it closed, which has no task: it returns nil at once, never
+// ErrTimeout.
+func TestReleaseTimeoutRacingReboot(t *testing.T) {
+	for try := range windowTries(500, 3000) {
+		p, err := pool.New(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			p.Reboot()
+		}()
+		err = p.ReleaseTimeout(failBound)
+		<-done
+		if err != nil {
+			t.Fatalf("try %d: ReleaseTimeout racing Reboot on an idle pool = %v (Running()=%d)", try, err, p.Running())
+		}
+		if err := p.ReleaseTimeout(failBound); err != nil {
+			t.Fatalf("try %d: final ReleaseTimeout = %v", try, err)
+		}
+	}
+}
+
+// TestRebootFromTask: a task that releases its own pool and reboots it
+// cannot wait for itself. Reboot returns at once, and the pool reopens as
+// soon as the task has returned.
+func TestRebootFromTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		returned := make(chan struct{})
+		mustSubmit(t, p, func() {
+			p.Release()
+			p.Reboot()
+			close(returned)
+		})
+		<-returned
+		synctest.Wait()
+		if p.IsClosed() {
+			t.Fatal("IsClosed() = true once the task that called Reboot has returned")
+		}
+		ran := make(chan struct{})
+		mustSubmit(t, p, func() { close(ran) })
+		<-ran
+	})
+}
+
+// TestRebootThenReleaseFromTask: a Release after a Reboot that has not yet
+// taken effect wins: the pool stays closed.
+func TestRebootThenReleaseFromTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		mustSubmit(t, p, func() {
+			p.Release()
+			p.Reboot()
+			p.Release()
+		})
+		synctest.Wait()
+		if !p.IsClosed() {
+			t.Fatal("IsClosed() = false after Release, Reboot, Release from a task")
+		}
+	})
+}
+
+// TestReleaseTimeoutZero: a timeout of zero or less does not wait: nil when
+// the pool has nothing left to finish, ErrTimeout while a task runs.
+func TestReleaseTimeoutZero(t *testing.T) {
+	for try := range 200 {
+		p, err := pool.New(2, pool.WithPreAlloc(try%2 == 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []time.Duration{0, -time.Second} {
+			if err := p.ReleaseTimeout(d); err != nil {
+				t.Fatalf("try %d: ReleaseTimeout(%v) on an idle pool = %v, want nil", try, d, err)
+			}
+		}
+	}
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1)
+		hold := make(chan struct{})
+		mustSubmit(t, p, func() { <-hold })
+		if err := p.ReleaseTimeout(0); !errors.Is(err, pool.ErrTimeout) {
+			t.Errorf("ReleaseTimeout(0) while a task runs = %v, want ErrTimeout", err)
+		}
+		close(hold)
+	})
+}
+
+// mustFinish waits for done, or fails the test with the pool's gauges once
+// failBound has passed; it then grows the pool by one, so that a task
+// stuck beside a free slot can run and the pool can close.
+func mustFinish(t testing.TB, p *pool.Pool, done <-chan struct{}, what string) {
+	t.Helper()
+	if within(func() { <-done }) {
+		return
+	}
+	running, waiting, free := p.Running(), p.Waiting(), p.Free()
+	p.Tune(p.Cap() + 1)
+	t.Fatalf("%s: Running()=%d Waiting()=%d Free()=%d", what, running, waiting, free)
+}
+
+func mustSubmit(t testing.TB, p *pool.Pool, task func()) {
+	t.Helper()
+	if err := p.Submit(task); err != nil {
+		t.Fatalf("Submit = %v", err)
+	}
+}
+
+// TestRebootWaitsThenOpens: a Reboot that has to wait for a running task
+// returns with the pool open: the end of the old life reopens the pool
+// before it lets the waiting Reboot go.
+func TestRebootWaitsThenOpens(t *testing.T) {
+	for range windowTries(20, 200) {
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1)
+			hold := make(chan struct{})
+			mustSubmit(t, p, func() { <-hold })
+			p.Release()
+			openAfter := make(chan bool, 1)
+			go func() {
+				p.Reboot()
+				openAfter <- !p.IsClosed() && p.Submit(func() {}) == nil
+			}()
+			synctest.Wait()
+			close(hold)
+			if !<-openAfter {
+				t.Fatal("Reboot returned with the pool still closed")
+			}
+		})
+	}
+}
