@@ -232,6 +232,7 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 			e.mu.Unlock()
 			return nil
 		}
+		hook(hkSubmitQueue)
 		if e.q.push(t) {
 			e.notify()
 			return nil

@@ -17,6 +17,7 @@ const (
 	hkQueuePopClaim                   // a pop claimed a value, not yet freed the ring slot
 	hkQueueSeal                       // close is about to seal the queue
 	hkSubmitDirect                    // a submitter took a slot for its own unit
+	hkSubmitQueue                     // a submitter found no slot to take and is about to queue
 	hkNotify                          // a pusher is about to decide whether to start a worker
 	hkTaken                           // a slot holder has taken a unit, not yet confirmed it
 	hkConfirmed                       // a taken unit passed the capacity check
@@ -39,7 +40,7 @@ const (
 var hookNames = [numHookPoints]string{
 	"gate-acquire", "gate-release", "gate-over", "gate-setcap", "gate-close",
 	"queue-push-claim", "queue-pushed", "queue-pop-claim", "queue-seal",
-	"submit-direct", "notify", "taken", "confirmed", "deferred",
+	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done",
 }

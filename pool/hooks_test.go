@@ -207,3 +207,48 @@ func TestWindowSeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestBreakCloseBetweenPushAndNotify: a submitter finds every slot taken
+// and is held; the slot holder finishes, finds nothing and parks; the
+// submitter queues its task and is held again before it can start a
+// worker; the pool is closed there. Its notify now fails (the gate is
+// closed), so the close itself must see to the queued task (C1): a
+// graceful close runs it, an abandoning one hands it back, and in neither
+// case may the pool's life end with the task still queued (C2).
+func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
+	for _, abandon := range []bool{false, true} {
+		t.Run(fmt.Sprintf("abandon=%v", abandon), func(t *testing.T) {
+			breakpoints(t)
+			p := mustNew(t, 1)
+			releaseA := make(chan struct{})
+			mustSubmit(t, p, func() { <-releaseA })
+			t.Cleanup(pool.BreakOnce("submit-queue", func() {
+				close(releaseA)
+				for p.Stats().Idle != 1 {
+					runtime.Gosched()
+				}
+			}))
+			var returned []func()
+			t.Cleanup(pool.BreakOnce("queue-pushed", func() {
+				if abandon {
+					returned = p.ReleaseNow()
+				} else {
+					p.Release()
+				}
+			}))
+			var ran atomic.Bool
+			if err := p.Submit(func() { ran.Store(true) }); err != nil {
+				t.Fatalf("Submit = %v", err)
+			}
+			if err := p.ReleaseTimeout(failBound); err != nil {
+				t.Fatalf("ReleaseTimeout = %v", err)
+			}
+			switch {
+			case abandon && (len(returned) != 1 || ran.Load()):
+				t.Errorf("ReleaseNow returned %d tasks, task ran: %v; want 1, false", len(returned), ran.Load())
+			case !abandon && !ran.Load():
+				t.Error("a task queued before the close never ran")
+			}
+		})
+	}
+}

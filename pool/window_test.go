@@ -284,3 +284,60 @@ func TestRebootWaitsThenOpens(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockedSubmitterAdmittedOnTake: capacity 1, queue 1: A runs, B is
+// queued, C blocks. When A ends and its worker takes B, the queue has room
+// for C at once: C's Submit returns while B still runs.
+func TestBlockedSubmitterAdmittedOnTake(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(1))
+		releaseA, releaseB := make(chan struct{}), make(chan struct{})
+		mustSubmit(t, p, func() { <-releaseA })
+		mustSubmit(t, p, func() { <-releaseB })
+		accepted := make(chan error, 1)
+		go func() { accepted <- p.Submit(func() {}) }()
+		synctest.Wait()
+		close(releaseA)
+		synctest.Wait()
+		select {
+		case err := <-accepted:
+			if err != nil {
+				t.Errorf("blocked Submit = %v", err)
+			}
+		default:
+			t.Error("with B running and the queue empty, C's Submit is still blocked")
+		}
+		close(releaseB)
+	})
+}
+
+// TestShrinkRetiresIdleWorkers: a shrink lets idle workers above the new
+// capacity go at once.
+func TestShrinkRetiresIdleWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 4, pool.WithPreAlloc(true))
+		synctest.Wait()
+		if err := p.Resize(1); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if s := p.Stats(); s.Workers > 1 {
+			t.Errorf("after Resize(1) of an idle pool: %d workers, want at most 1", s.Workers)
+		}
+	})
+}
+
+// TestRebootQueueWorks: a rebooted pool queues again.
+func TestRebootQueueWorks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithNonblocking(true))
+		p.Release()
+		p.Reboot()
+		hold := make(chan struct{})
+		defer close(hold)
+		mustSubmit(t, p, func() { <-hold })
+		if err := p.Submit(func() {}); err != nil {
+			t.Errorf("Submit to a rebooted pool with its one worker busy = %v, want it queued", err)
+		}
+	})
+}

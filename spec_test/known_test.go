@@ -21,6 +21,19 @@ var antsCommon = map[string]string{
 	"CLS-5": "a second ReleaseContext, after one that timed out, returns ErrPoolClosed instead of waiting: release now, wait later is impossible",
 	"CNT-1": "Running() counts live workers, idle ones included: 4 with one task running",
 	"CLS-6": spectest.Intermittent + "under -race, concurrent ReleaseContext calls race on the pool's stopPurge and stopTicktock fields (read in ReleaseContext, written in Release, ants.go:391 and :395)",
+	"CAP-7": "after Tune(1) with A running, B's worker is back in ants' idle queue and C runs on it beside A: idle workers are reused without checking the capacity (as in CAP-2)",
+	// Why CAP-4 passes while the grow benchmark in bench/resize.go saw this
+	// ("63 of 64 tasks running 5s after growing") is part of the entry.
+	"CAP-8": spectest.Intermittent + "a grow's wake-up is lost: Tune stores the new capacity and calls cond.Broadcast without taking the pool's lock (ants.go:368-374), " +
+		"while a submitter checks capacity > Running() under that lock and only then registers in cond.Wait (ants.go:524-539); " +
+		"a Broadcast between the two is missed, and the submitter waits beside a free slot until a task finishes (32 of 33 running, Waiting()=1). " +
+		"It shows in about 1 try in 100: 60 of 60 runs of 1000 tries on an idle two-core machine (the latest at try 817), fewer on a busy one. " +
+		"CAP-4 cannot see it: it grows inside a testing/synctest bubble, once every submitter is parked in cond.Wait and the window has closed; " +
+		"the grow benchmark (4 to 64, 1 ms after starting 60 submitters) caught it when some were still on their way to wait",
+	"CLS-9": "ReleaseContext racing Reboot hangs past its own deadline: having seen the closed life's allDone, it waits on p.ticktockCtx.Done() (ants.go:456), " +
+		"re-read after Reboot has replaced it with the new life's context, which nothing cancels (one Reboot is enough); " +
+		"concurrent Reboot calls hang too, one spinning at ants.go:484 for a purgeDone flag the other has reset",
+	"CLS-10": "Reboot called from a task blocks for ever: it waits on allDone (ants.go:477), which the last worker to exit closes, and the calling task's worker cannot exit while the call lasts",
 }
 
 func withAnts(extra map[string]string) map[string]string {
@@ -31,6 +44,10 @@ func withAnts(extra map[string]string) map[string]string {
 		}
 	}
 	for k, v := range extra {
+		if v == "" {
+			delete(m, k) // a divergence this flavour does not share
+			continue
+		}
 		m[k] = v
 	}
 	return m
@@ -48,6 +65,14 @@ var (
 		"RSZ-3": "Tune(2) on a MultiPool built with total size 2 (2 sub-pools of 1) makes Cap 4 and lets 4 tasks run: the same size twice is not a no-op",
 		"RSZ-5": "Tune(5) on a released MultiPool returns no error and changes Cap (to 5 per sub-pool)",
 		"CLS-5": "ReleaseContext's timeout error is formatted with %v (\"pool 0: context deadline exceeded\"), so errors.Is(err, context.DeadlineExceeded) fails; and a second call returns ErrPoolClosed",
+		// Tune(1) makes each sub-pool 1, and round-robin sends C to A's
+		// sub-pool, where it waits for A.
+		"CAP-7": "",
+		"CLS-9": "the race ends three ways, all failing: ReleaseContext hangs past its deadline in a sub-pool, as in ants' CLS-9; or returns \"pool 1: context deadline exceeded\"; " +
+			"or the MultiPool is left open over closed sub-pools: ReleaseContext marks the MultiPool closed before it closes the sub-pools, a Reboot in between marks it open again (multipool.go:248) " +
+			"and reboots sub-pools that are not closed yet, which does nothing, and then the sub-pools close; the next ReleaseContext returns " +
+			"\"pool 1: this pool has been closed | pool 0: this pool has been closed\", formatted with %v so that it matches no closed-pool error",
+		"CLS-10": "MultiPool.Reboot called from a task blocks for ever: it reopens the MultiPool, then calls each sub-pool's Reboot, which waits on allDone (ants.go:477), closed by the last worker to exit, and the calling task's worker cannot exit while the call lasts",
 	})
 	knownPond = map[string]string{
 		"NEW-1": "NewPool(0) returns an unbounded pool (NewPool(-1) panics)",
@@ -63,6 +88,8 @@ var (
 		"SUB-1": "a nil callback crashes the process: tunny recovers no panics (nil pointer dereference in the worker)",
 		"CAP-3": spectest.Intermittent + "a shrink stops the removed workers only after their jobs, while the remaining worker already takes waiting jobs: 3 run at capacity 1 " +
 			"(in most runs: whether it shows depends on when SetSize, blocked on tunny's mutex where testing/synctest cannot see it, gets to run)",
+		"CAP-7": spectest.Intermittent + "as in CAP-3: when A runs on the worker that SetSize(1) removes, SetSize waits for A (the adapter returns after 100ms) and the remaining worker takes C beside A; " +
+			"which worker A lands on follows the order in which tunny's workers queue on its request channel (3 runs in 30 alone, and in full runs of the suite)",
 		"CAP-6":  "overlapping SetSize calls (the adapter stops waiting for each after 100ms) queue on tunny's mutex, which testing/synctest cannot see as blocked: runs hang until killed, or fail in ways rapid cannot replay",
 		"RSZ-2":  "SetSize blocks until the removed workers finish their jobs (the adapter gives up waiting after 100ms)",
 		"RSZ-5":  "SetSize after Close starts workers that send on the closed request channel: panic: send on closed channel",

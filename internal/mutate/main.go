@@ -32,6 +32,8 @@ import (
 	"time"
 )
 
+var showOutput bool
+
 type edit struct{ file, old, new string }
 
 type mutation struct {
@@ -43,8 +45,10 @@ func main() {
 	spec := flag.String("mutations", "internal/mutate/mutations.txt", "mutation file")
 	only := flag.String("run", "", "run only the mutations whose id contains this")
 	timeout := flag.Duration("timeout", 90*time.Second, "a suite run that takes longer counts as killed (a hang); a healthy run takes about 10 s")
+	show := flag.Bool("show", false, "print the suite's output for each mutant")
 	testArgs := flag.String("test", "-count=1 -race -tags poolkit_hooks ./pool", "arguments to go test")
 	flag.Parse()
+	showOutput = *show
 	if err := run(*spec, *only, *timeout, strings.Fields(*testArgs)); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
@@ -85,6 +89,9 @@ func run(spec, only string, timeout time.Duration, testArgs []string) error {
 		start := time.Now()
 		passed, out := suite(work, timeout, testArgs)
 		restore()
+		if showOutput {
+			fmt.Println(out)
+		}
 		total++
 		result := "killed: " + firstFailure(out)
 		if passed {
@@ -110,8 +117,8 @@ func parse(text string) ([]mutation, error) {
 	inNew := false
 	flush := func() {
 		if e != nil {
-			e.old = strings.TrimSuffix(e.old, "\n")
-			e.new = strings.TrimSuffix(e.new, "\n")
+			e.old = strings.TrimRight(e.old, "\n")
+			e.new = strings.TrimRight(e.new, "\n")
 			m.edits = append(m.edits, *e)
 			e = nil
 		}
