@@ -219,7 +219,9 @@ func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
 	for _, abandon := range []bool{false, true} {
 		t.Run(fmt.Sprintf("abandon=%v", abandon), func(t *testing.T) {
 			breakpoints(t)
-			p := mustNew(t, 1)
+			// No purger: an armed one would keep the life from ending
+			// early and hide a close that lets it.
+			p := mustNew(t, 1, pool.WithDisablePurge(true))
 			releaseA := make(chan struct{})
 			mustSubmit(t, p, func() { <-releaseA })
 			t.Cleanup(pool.BreakOnce("submit-queue", func() {
