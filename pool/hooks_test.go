@@ -94,13 +94,7 @@ func TestBreakSpinnerFindsWork(t *testing.T) {
 	defer resume()
 	mustSubmit(t, p, func() {})
 	<-paused
-	yRan := make(chan struct{})
-	xDone := make(chan struct{})
-	mustSubmit(t, p, func() {
-		<-yRan
-		close(xDone)
-	})
-	mustSubmit(t, p, func() { close(yRan) })
+	xDone := submitXWaitingForY(t, p)
 	resume()
 	mustFinish(t, p, xDone, "Y never started")
 }

@@ -110,13 +110,7 @@ func TestNoTaskWaitsBesideAFreeSlot(t *testing.T) {
 		first := make(chan struct{})
 		mustSubmit(t, p, func() { close(first) })
 		<-first
-		yRan := make(chan struct{})
-		xDone := make(chan struct{})
-		mustSubmit(t, p, func() {
-			<-yRan
-			close(xDone)
-		})
-		mustSubmit(t, p, func() { close(yRan) })
+		xDone := submitXWaitingForY(t, p)
 		mustFinish(t, p, xDone, fmt.Sprintf("try %d: Y never started", try))
 		if err := p.ReleaseTimeout(failBound); err != nil {
 			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
@@ -239,6 +233,20 @@ func TestReleaseTimeoutZero(t *testing.T) {
 		}
 		close(hold)
 	})
+}
+
+// submitXWaitingForY submits X, which holds until Y has run, then Y, back
+// to back; the returned channel is closed when X ends.
+func submitXWaitingForY(t testing.TB, p *pool.Pool) <-chan struct{} {
+	t.Helper()
+	yRan := make(chan struct{})
+	xDone := make(chan struct{})
+	mustSubmit(t, p, func() {
+		<-yRan
+		close(xDone)
+	})
+	mustSubmit(t, p, func() { close(yRan) })
+	return xDone
 }
 
 // mustFinish waits for done, or fails the test with the pool's gauges once
