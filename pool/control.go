@@ -79,7 +79,9 @@ func (e *engine[E]) Release() { e.close(false) }
 func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
 	done, _ := e.close(false)
 	hook(hkCloseWait)
-	if waitDone(done, timeout) != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if !awaitLife(done, ctx.Done()) {
 		return ErrTimeout
 	}
 	return nil
@@ -94,43 +96,31 @@ func (e *engine[E]) ReleaseContext(ctx context.Context) error {
 	if ctx == nil {
 		return errNilContext
 	}
-	if done == nil {
-		return nil
-	}
-	select {
-	case <-done: // a finished pool wins over a context that is also done
-		return nil
-	default:
-	}
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
+	if !awaitLife(done, ctx.Done()) {
 		return ctx.Err()
 	}
+	return nil
 }
 
-// waitDone waits for done for at most d; a nil done (an engine that was
-// never initialised) is done.
-func waitDone(done <-chan struct{}, d time.Duration) error {
+// awaitLife waits until the life whose done channel is done has ended
+// (true) or stop is closed (false). A life that has already ended wins over
+// a stop that is also closed, so a zero timeout or a done context still
+// reports a finished pool. A nil done (an engine that was never
+// initialised) has ended.
+func awaitLife(done, stop <-chan struct{}) bool {
 	if done == nil {
-		return nil
+		return true
 	}
 	select {
 	case <-done:
-		return nil
+		return true
 	default:
 	}
-	if d <= 0 {
-		return ErrTimeout
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
 	case <-done:
-		return nil
-	case <-t.C:
-		return ErrTimeout
+		return true
+	case <-stop:
+		return false
 	}
 }
 

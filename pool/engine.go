@@ -122,12 +122,13 @@ import (
 //	    accepted units (T6). An abandoning close then takes the front and
 //	    the whole queue, waiting out pushes that claimed a ring slot before
 //	    the seal (a few instructions of a goroutine that does not need mu).
-//	C2. The life ends (done is closed) once the engine is closed and no
-//	    worker is alive, no slot is held and the purger has stopped; every
-//	    accepted unit has then run or been handed back.
+//	C2. The life ends (done is closed) once the engine is closed, no close
+//	    is under way, no worker is alive, no slot is held and the purger
+//	    has stopped (maybeDoneLocked); every accepted unit has then run or
+//	    been handed back.
 //	C3. A closer waits on the done channel of the life it closed, which
-//	    close returns; it never reads the channel again, so a Reboot that
-//	    opens a new life does not make it wait for that one.
+//	    close returns (awaitLife); it never reads the channel again, so a
+//	    Reboot that opens a new life does not make it wait for that one.
 //	C4. Reboot reopens at once if the life has ended; otherwise it marks a
 //	    reboot pending, and the critical section that ends the life reopens
 //	    the engine first and closes the old done channel after, so a Reboot
