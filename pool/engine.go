@@ -81,10 +81,12 @@ import (
 //	    worker (notify; deferStart). If a worker spins, it leaves the unit
 //	    to it; if no slot is free, to the slot holders, which all look at
 //	    the front and the queue before they give their slots back.
-//	W2. A spinner that finds work stops counting itself as spinning and,
-//	    before it runs the unit, applies W1 to whatever work is left
-//	    (spin). A submitter that saw it spinning may have left a second
-//	    unit to it, and it runs only one.
+//	W2. A spinner that finds work stops counting itself as spinning; then,
+//	    like every slot holder that takes a unit, before it runs the unit
+//	    it applies W1 to whatever work is left (work). Submitters that saw
+//	    it spinning may have left several units to it, and it runs only
+//	    one; so may they have to a spinner that gave up and took one on
+//	    its W3 recheck, and the worker it starts runs only one too.
 //	W3. A worker that gives its slot back because it found nothing looks at
 //	    the front and the queue again after the release, and if there is
 //	    work takes a slot again (recheck in work). A pusher that found no
@@ -109,7 +111,11 @@ import (
 // Blocked submitters are not overtaken: while waitersN > 0 every new
 // submitter takes the slow path and joins the list behind them, and the
 // list is admitted oldest first. (A submitter that read waitersN == 0 just
-// before a waiter announced itself is ordered before that waiter.)
+// before a waiter announced itself is ordered before that waiter.) With an
+// unbounded queue the list also holds overflow entries: accepted units
+// whose submitter did not wait; they keep their place in it, and a close
+// moves them to the front behind everything queued, where takeFront leaves
+// them until the queue is empty.
 //
 // Close and reboot. mu guards the engine's life; closing and reopening
 // happen entirely under it.
@@ -170,7 +176,7 @@ type engine[E any] struct {
 		idle          idleStack[E] // parked workers
 		all           []*worker[E] // every live worker, for Stats
 		waiters       waitList[E]
-		front         []queued[E] // units taken from the queue and put back (S2), oldest first
+		front         []queued[E] // units taken from the queue and put back (S2), and overflow entries at close; oldest first
 		live          int         // worker goroutines alive
 		closed        bool        // Release was called (and no Reboot since)
 		done          chan struct{}
@@ -309,17 +315,24 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 			return nil
 		}
 	}
+	if e.cfg.unbounded {
+		// The unit is accepted now and waits in the list, in order, as an
+		// overflow entry: the room-makers admit it exactly as they admit a
+		// blocked submitter's (W4), and nobody waits for the outcome.
+		w := e.getWaiter(t)
+		w.accepted = true
+		e.mu.waiters.pushBack(w)
+		hook(hkBlock)
+		e.mu.Unlock()
+		return nil
+	}
 	if e.cfg.nonblocking || (e.cfg.maxBlocking > 0 && e.mu.waiters.n >= e.cfg.maxBlocking) {
 		e.waitersN.Add(-1)
 		e.mu.Unlock()
 		e.rejected.Add(1)
 		return ErrPoolOverload
 	}
-	w, _ := e.spare.Get().(*waiter[E])
-	if w == nil {
-		w = &waiter[E]{done: make(chan struct{}, 1)}
-	}
-	w.task = t
+	w := e.getWaiter(t)
 	e.mu.waiters.pushBack(w)
 	hook(hkBlock)
 	e.mu.Unlock()
@@ -353,6 +366,27 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	return err
 }
 
+func (e *engine[E]) getWaiter(t E) *waiter[E] {
+	w, _ := e.spare.Get().(*waiter[E])
+	if w == nil {
+		w = &waiter[E]{done: make(chan struct{}, 1)}
+	}
+	w.task = t
+	return w
+}
+
+// settle finishes an admitted waiter; an overflow entry, which nobody waits
+// on, is recycled at once. Requires e.mu.
+func (e *engine[E]) settleLocked(w *waiter[E]) {
+	e.mu.waiters.finish(w, nil)
+	e.waitersN.Add(-1)
+	if w.accepted {
+		<-w.done
+		w.accepted, w.err = false, nil
+		e.spare.Put(w)
+	}
+}
+
 // admitWaiters moves blocked submitters' units into the room that has
 // just been freed, oldest first, and wakes them (W4).
 func (e *engine[E]) admitWaiters() {
@@ -360,15 +394,13 @@ func (e *engine[E]) admitWaiters() {
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 		hook(hkAdmitWaiter)
 		if e.q.push(w.task) {
-			e.mu.waiters.finish(w, nil)
-			e.waitersN.Add(-1)
+			e.settleLocked(w)
 			e.notifyLocked()
 			continue
 		}
 		if e.gate.acquire() { // T3
 			t := w.task
-			e.mu.waiters.finish(w, nil)
-			e.waitersN.Add(-1)
+			e.settleLocked(w)
 			e.startLocked(t, true)
 			continue
 		}
@@ -407,6 +439,11 @@ func (e *engine[E]) takeFront() (E, uint64, bool) {
 		return *new(E), 0, false
 	}
 	q := e.mu.front[0]
+	if q.pos >= e.q.head.Load() && e.q.len() > 0 {
+		// An overflow entry moved here by a close (C1) is newer than
+		// everything still queued: it waits its turn.
+		return *new(E), 0, false
+	}
 	e.mu.front[0] = queued[E]{}
 	e.mu.front = e.mu.front[1:]
 	if len(e.mu.front) == 0 {
@@ -479,7 +516,18 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 		e.mu.closed = true
 		e.gate.close()
 		e.q.seal()
+		// Blocked submitters are refused. Overflow entries were accepted:
+		// they go to the front behind everything queued (positions from
+		// the sealed tail on), to be run by the drainers or returned.
+		late := e.q.pushed()
 		for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
+			if w.accepted {
+				e.mu.front = append(e.mu.front, queued[E]{pos: late, unit: w.task})
+				e.frontN.Add(1)
+				late++
+				e.settleLocked(w)
+				continue
+			}
 			e.mu.waiters.finish(w, ErrPoolClosed)
 			e.waitersN.Add(-1)
 		}
@@ -498,11 +546,12 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 	var out []E
 	if abandon {
 		hook(hkCloseDrain)
-		for _, q := range e.mu.front {
-			out = append(out, q.unit)
+		// Oldest first: units put back, the queue, then overflow entries.
+		head := e.q.head.Load()
+		i := 0
+		for ; i < len(e.mu.front) && e.mu.front[i].pos < head; i++ {
+			out = append(out, e.mu.front[i].unit)
 		}
-		e.frontN.Add(-int64(len(e.mu.front)))
-		e.mu.front = nil
 		for {
 			t, ok := e.q.popSealed()
 			if !ok {
@@ -510,6 +559,11 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 			}
 			out = append(out, t)
 		}
+		for _, q := range e.mu.front[i:] {
+			out = append(out, q.unit)
+		}
+		e.frontN.Add(-int64(len(e.mu.front)))
+		e.mu.front = nil
 		e.returned.Add(uint64(len(out)))
 	}
 	done := e.mu.done

@@ -34,6 +34,7 @@ const (
 	hkRebootWait                      // Reboot is about to wait for the previous life
 	hkCloseWait                       // a closer is about to wait for the life it closed
 	hkDone                            // the engine's previous life has ended
+	hkSpinLast                        // a spinner found nothing in its last round; it still counts as spinning
 	numHookPoints
 )
 
@@ -42,7 +43,7 @@ var hookNames = [numHookPoints]string{
 	"queue-push-claim", "queue-pushed", "queue-pop-claim", "queue-seal",
 	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
-	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done",
+	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
 }
 
 func (p hookPoint) String() string {

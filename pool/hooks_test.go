@@ -248,3 +248,42 @@ func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
 		})
 	}
 }
+
+// TestBreakSpinnerLeavesWorkToMany: the spinner is held while X, Y and Z
+// are queued (all three submitters leave their task to it); X and Y wait
+// for Z. Released, it takes X and starts one worker (rule W2), which takes
+// Y: whoever takes a unit and leaves work behind beside a free slot must
+// start a worker for it, or Z waits beside a free slot for good.
+func TestBreakSpinnerLeavesWorkToMany(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 3)
+	paused, resume := pauseAt(t, "spin-start")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused
+	zRan := make(chan struct{})
+	xDone, yDone := make(chan struct{}), make(chan struct{})
+	mustSubmit(t, p, func() { <-zRan; close(xDone) })
+	mustSubmit(t, p, func() { <-zRan; close(yDone) })
+	mustSubmit(t, p, func() { close(zRan) })
+	resume()
+	mustFinish(t, p, xDone, "Z never started")
+	mustFinish(t, p, yDone, "Z never started")
+}
+
+// TestBreakSpinnerLastLook: the only spinner has looked for the last time
+// and found nothing, but still counts as spinning, when X and Y are queued
+// (both submitters leave their task to it). It gives up, looks again after
+// giving its slot back (rule W3) and takes X, which waits for Y: it must
+// start a worker for Y before it runs X (rule W2).
+func TestBreakSpinnerLastLook(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	paused, resume := pauseAt(t, "spin-last")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused
+	xDone := submitXWaitingForY(t, p)
+	resume()
+	mustFinish(t, p, xDone, "Y never started")
+}

@@ -30,6 +30,7 @@ type config struct {
 	queueSize    int
 	nonblocking  bool
 	maxBlocking  int
+	unbounded    bool
 	expiry       time.Duration
 	disablePurge bool
 	preAlloc     bool
@@ -55,6 +56,9 @@ func buildConfig(opts []Option) (config, error) {
 		if err := o(&c); err != nil {
 			return c, err
 		}
+	}
+	if c.unbounded && (c.nonblocking || c.maxBlocking > 0) {
+		return c, invalid("WithUnboundedQueue never blocks; it cannot be combined with WithNonblocking or WithMaxBlockingTasks")
 	}
 	return c, nil
 }
@@ -84,6 +88,19 @@ func WithQueueSize(n int) Option {
 // worker busy and the queue full. The default is false (block).
 func WithNonblocking(nonblocking bool) Option {
 	return func(c *config) error { c.nonblocking = nonblocking; return nil }
+}
+
+// WithUnboundedQueue makes a full queue grow instead of blocking or
+// rejecting: Submit and Invoke never wait for room and never return
+// ErrPoolOverload. Tasks beyond the queue size wait, in submission order,
+// in an overflow list that feeds the queue as it empties, and are counted
+// in Waiting. Use it where the submitter must never block and the number
+// of waiting tasks is bounded by something else (an actor dispatcher
+// schedules each actor at most once at a time, so it holds at most one
+// task per live actor). It cannot be combined with WithNonblocking(true)
+// or WithMaxBlockingTasks, which limit blocking that no longer happens.
+func WithUnboundedQueue() Option {
+	return func(c *config) error { c.unbounded = true; return nil }
 }
 
 // WithMaxBlockingTasks limits how many callers may be blocked in Submit at

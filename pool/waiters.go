@@ -2,13 +2,16 @@ package pool
 
 // waiter is a submitter blocked because the pool was saturated. It carries
 // its task, so that whoever frees room can admit the task on the waiter's
-// behalf and then wake it with the outcome.
+// behalf and then wake it with the outcome. With an unbounded queue the
+// submitter does not wait: its task is accepted, and the waiter is an
+// overflow entry that nobody waits on (accepted).
 type waiter[E any] struct {
 	task       E
 	err        error         // the outcome, written before done is signalled
 	done       chan struct{} // buffered: signalling never blocks the signaller
 	prev, next *waiter[E]
 	queued     bool
+	accepted   bool // an overflow entry: the task is accepted, nobody waits
 }
 
 // waitList is a FIFO of blocked submitters. It is not safe for concurrent

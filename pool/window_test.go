@@ -258,8 +258,11 @@ func mustFinish(t testing.TB, p *pool.Pool, done <-chan struct{}, what string) {
 		return
 	}
 	running, waiting, free := p.Running(), p.Waiting(), p.Free()
+	steps := recentSteps()
+	stacks := make([]byte, 1<<16)
+	stacks = stacks[:runtime.Stack(stacks, true)]
 	p.Tune(p.Cap() + 1)
-	t.Fatalf("%s: Running()=%d Waiting()=%d Free()=%d", what, running, waiting, free)
+	t.Fatalf("%s: Running()=%d Waiting()=%d Free()=%d\n%s\ngoroutines:\n%s", what, running, waiting, free, steps, stacks)
 }
 
 func mustSubmit(t testing.TB, p *pool.Pool, task func()) {

@@ -187,6 +187,13 @@ func (e *engine[E]) work(w *worker[E]) {
 			return
 		}
 		hook(hkTaken)
+		// W2: whoever takes a unit applies W1 to the work it leaves: the
+		// submitters that saw a spinner (or this worker spinning before it
+		// gave up and looked again, W3) each left a unit to it, and it runs
+		// only one; a worker started for them likewise.
+		if e.hasWork() {
+			e.notify()
+		}
 		// S2: the unit starts here, if the capacity in force now allows
 		// it. The check must follow the take: a shrink between an earlier
 		// check and the take would otherwise not hold for this unit.
@@ -223,17 +230,13 @@ func (e *engine[E]) spin() (E, uint64, bool) {
 		if t, pos, ok := e.take(); ok {
 			e.spinning.Add(-1)
 			hook(hkSpinFound)
-			// W2: a submitter that saw us spinning may have left more than
-			// this unit to us.
-			if e.hasWork() {
-				e.notify()
-			}
-			return t, pos, true
+			return t, pos, true // the caller applies W2
 		}
 		if e.q.sealed() {
 			break
 		}
 	}
+	hook(hkSpinLast)
 	e.spinning.Add(-1)
 	hook(hkSpinGiveUp)
 	return *new(E), 0, false

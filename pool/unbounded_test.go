@@ -1,0 +1,120 @@
+package pool_test
+
+import (
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// blockedFuncPool returns a FuncPool of capacity 1 and queue size 1 with an
+// unbounded queue, whose one worker is held until the returned function is
+// called; it records the order in which arguments run.
+func blockedFuncPool(t *testing.T) (p *pool.FuncPool[int], ran func() []int, unblock func()) {
+	t.Helper()
+	var mu sync.Mutex
+	var order []int
+	hold := make(chan struct{})
+	started := make(chan struct{})
+	p, err := pool.NewFunc(1, func(i int) {
+		if i < 0 {
+			close(started)
+			<-hold
+			return
+		}
+		mu.Lock()
+		order = append(order, i)
+		mu.Unlock()
+	}, pool.WithQueueSize(1), pool.WithUnboundedQueue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Invoke(-1); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	ran = func() []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(order)
+	}
+	return p, ran, func() { close(hold) }
+}
+
+func TestUnboundedQueueNeverBlocks(t *testing.T) {
+	p, ran, unblock := blockedFuncPool(t)
+	const n = 100
+	for i := range n {
+		if err := p.Invoke(i); err != nil { // would block at i == 1 without the option
+			t.Fatalf("Invoke(%d) = %v", i, err)
+		}
+	}
+	if got := p.Waiting(); got != n {
+		t.Errorf("Waiting() = %d with %d accepted tasks behind a busy worker", got, n)
+	}
+	unblock()
+	if err := p.ReleaseTimeout(failBound); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]int, n)
+	for i := range want {
+		want[i] = i
+	}
+	if got := ran(); !slices.Equal(got, want) {
+		t.Errorf("ran %v, want every task once in submission order", got)
+	}
+}
+
+// TestUnboundedQueueReleaseNow: overflow entries were accepted, so an
+// abandoning close returns them, after the queued ones, and none runs.
+func TestUnboundedQueueReleaseNow(t *testing.T) {
+	p, ran, unblock := blockedFuncPool(t)
+	for i := range 10 {
+		if err := p.Invoke(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := p.ReleaseNow()
+	unblock()
+	if err := p.ReleaseTimeout(failBound); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
+		t.Errorf("ReleaseNow returned %v, want %v", got, want)
+	}
+	if r := ran(); len(r) != 0 {
+		t.Errorf("tasks %v ran after ReleaseNow returned them", r)
+	}
+}
+
+// TestUnboundedQueueGracefulClose: a Release runs the overflow entries too,
+// in order.
+func TestUnboundedQueueGracefulClose(t *testing.T) {
+	p, ran, unblock := blockedFuncPool(t)
+	for i := range 10 {
+		if err := p.Invoke(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Release()
+	if err := p.Invoke(99); !errors.Is(err, pool.ErrPoolClosed) {
+		t.Errorf("Invoke after Release = %v, want ErrPoolClosed", err)
+	}
+	unblock()
+	if err := p.ReleaseTimeout(failBound); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ran(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
+		t.Errorf("ran %v, want %v", got, want)
+	}
+}
+
+func TestUnboundedQueueOptionConflicts(t *testing.T) {
+	for _, opt := range []pool.Option{pool.WithNonblocking(true), pool.WithMaxBlockingTasks(3)} {
+		if _, err := pool.New(1, pool.WithUnboundedQueue(), opt); !errors.Is(err, pool.ErrInvalidOption) {
+			t.Errorf("New with WithUnboundedQueue and a blocking limit = %v, want ErrInvalidOption", err)
+		}
+	}
+}
