@@ -1,0 +1,261 @@
+package actorpool
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// An actor's scheduling state. The transitions, and who makes them:
+//
+//	idle -> scheduled     a sender, after adding a message (wake); the one
+//	                      whose CAS wins hands the actor to the engine
+//	scheduled -> running  the worker that runs the actor's turn
+//	running -> scheduled  the turn, when its budget is spent and messages
+//	                      remain: it hands the actor to the engine again
+//	running -> idle       the turn, when it finds the mailbox empty; then
+//	                      it looks again (below)
+//	idle -> running       the same turn, taking the actor back
+//	running -> dead       the turn that stops the actor
+//
+// So the actor is in the engine's queue, or running, at most once at a
+// time (A1), and only the goroutine running its turn touches its
+// behaviour (A2).
+//
+// Why no message is left behind at the idle transition (A3): a sender
+// adds its message (mailbox.n goes up), then loads state; the turn stores
+// idle, then loads mailbox.n. Both are sequentially consistent atomics, so
+// at least one sees the other: either the sender sees idle and schedules
+// the actor, or the turn sees the message and takes the actor back with
+// a CAS that only one of the two can win. Whoever wins owns the actor.
+const (
+	stateIdle int32 = iota
+	stateScheduled
+	stateRunning
+	stateDead
+)
+
+type actor struct {
+	sys     *System
+	state   atomic.Int32
+	mb      mailbox
+	produce func() Behavior
+	sup     Supervisor
+
+	// Touched only by the goroutine running the actor's turn (A2).
+	beh       Behavior
+	started   bool // PreStart was called on beh (or beh received a message)
+	suspended bool // waiting out a restart backoff: system messages only
+	restarts  []time.Time
+	ctx       Context
+
+	router   *Router     // set on a router's own actor: what is told to it is routed
+	owner    *Router     // set on a router's worker
+	retiring atomic.Bool // the router removed this worker: its queue goes back to the router
+}
+
+// wake makes sure the actor will look at its mailbox: called by whoever
+// added a message, after adding it (A3).
+func (a *actor) wake() {
+	if a.state.Load() == stateIdle && a.state.CompareAndSwap(stateIdle, stateScheduled) {
+		hook(hkScheduled)
+		a.sys.schedule(a)
+	}
+}
+
+// turn is the engine's unit of work for an actor: it handles up to the
+// budget of user messages (system messages first, at every dequeue), then
+// either goes idle or, with messages left, yields to the back of the
+// engine's queue so that other actors get their turn.
+func (a *actor) turn() {
+	a.state.Store(stateRunning)
+	handled := 0
+	for {
+		if handled >= a.sys.budget {
+			if a.mb.n.Load() > 0 {
+				a.state.Store(stateScheduled)
+				hook(hkYield)
+				a.sys.schedule(a)
+				return
+			}
+			handled = 0 // budget spent on an empty mailbox: go idle, not round again
+		}
+		k, e, ok := a.mb.take(!a.suspended)
+		if !ok {
+			if !a.idle() {
+				return
+			}
+			continue
+		}
+		if k != 0 {
+			if a.system(k) {
+				return // stopped
+			}
+			continue
+		}
+		if a.handle(e) {
+			return // stopped
+		}
+		handled++
+	}
+}
+
+// idle is the running -> idle transition (A3). It reports whether the
+// turn took the actor back because a message arrived meanwhile.
+func (a *actor) idle() bool {
+	a.state.Store(stateIdle)
+	hook(hkIdle)
+	var left int64
+	if a.suspended {
+		left = a.mb.sysLen()
+	} else {
+		left = a.mb.n.Load()
+	}
+	if left == 0 {
+		return false
+	}
+	hook(hkReclaim)
+	return a.state.CompareAndSwap(stateIdle, stateRunning)
+}
+
+// system handles a system message; it reports whether the actor stopped.
+func (a *actor) system(k sysKind) bool {
+	switch k {
+	case sysStart, sysRestart:
+		a.suspended = false
+		return !a.begin()
+	case sysStop:
+		a.stop()
+		return true
+	case sysRetire:
+		a.stop()
+		return true
+	}
+	return false
+}
+
+// begin makes a fresh behaviour and runs its PreStart; it reports whether
+// the actor lives on (on failure it has stopped).
+func (a *actor) begin() bool {
+	beh, ok := a.safeProduce()
+	if !ok {
+		a.stop()
+		return false
+	}
+	a.beh, a.started = beh, true
+	if s, isStarter := beh.(Starter); isStarter {
+		if panicked, err := a.safePreStart(s); err != nil || panicked {
+			a.stop()
+			return false
+		}
+	}
+	return true
+}
+
+func (a *actor) safeProduce() (b Behavior, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.sys.panicked(r)
+			ok = false
+		}
+	}()
+	b = a.produce()
+	return b, b != nil
+}
+
+func (a *actor) safePreStart(s Starter) (panicked bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.sys.panicked(r)
+			panicked = true
+		}
+	}()
+	a.ctx.env = envelope{}
+	return false, s.PreStart(&a.ctx)
+}
+
+// postStop runs PostStop on the current behaviour, once.
+func (a *actor) postStop() {
+	if !a.started {
+		return
+	}
+	a.started = false
+	s, ok := a.beh.(Stopper)
+	if !ok {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			a.sys.panicked(r)
+		}
+	}()
+	a.ctx.env = envelope{}
+	s.PostStop(&a.ctx)
+}
+
+// handle delivers one user message; it reports whether the actor stopped.
+func (a *actor) handle(e envelope) bool {
+	if !a.deliver(e) {
+		return false
+	}
+	// The handler panicked.
+	if e.reply != nil {
+		e.reply.answer(nil, ErrPanicked)
+	}
+	switch a.sup.Directive {
+	case Resume:
+		return false
+	case Restart:
+		now := time.Now()
+		d, ok := a.sup.restartDelay(&a.restarts, now)
+		if !ok {
+			break // the budget is spent: stop
+		}
+		a.sys.restarts.Add(1)
+		a.postStop()
+		if d <= 0 {
+			return !a.begin()
+		}
+		a.suspended = true
+		time.AfterFunc(d, func() {
+			if a.mb.putSys(sysRestart) == nil {
+				a.wake()
+			}
+		})
+		return false
+	}
+	a.stop()
+	return true
+}
+
+// deliver calls the behaviour; it reports whether it panicked.
+func (a *actor) deliver(e envelope) (panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.sys.panicked(r)
+			panicked = true
+		}
+	}()
+	a.ctx.env = e
+	a.beh.Receive(&a.ctx, e.msg)
+	a.ctx.env = envelope{}
+	return false
+}
+
+// stop ends the actor: the mailbox closes (a sender from now on gets
+// ErrStopped), the messages left become dead letters (or, for a worker its
+// router removed, go back to the router), and then PostStop runs, so that
+// by then every message is accounted for.
+func (a *actor) stop() {
+	left := a.mb.close()
+	hook(hkStop)
+	for _, e := range left {
+		if a.retiring.Load() && a.owner != nil {
+			a.owner.reroute(a, e)
+			continue
+		}
+		a.sys.deadLetter(a, e, ErrStopped)
+	}
+	a.postStop()
+	a.state.Store(stateDead)
+	a.sys.stopped(a)
+}

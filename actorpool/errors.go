@@ -1,0 +1,54 @@
+package actorpool
+
+import (
+	"errors"
+
+	"github.com/poolkit/poolkit/resize"
+)
+
+// The errors returned by this package. Match them with errors.Is.
+var (
+	// ErrMailboxFull: a bounded mailbox had no room; the message was not
+	// accepted (and is counted in Stats.MailboxFull).
+	ErrMailboxFull = errors.New("actorpool: mailbox full")
+	// ErrStopped: the actor has stopped (or is stopping) and accepts no
+	// more messages; also the answer to an Ask whose message the actor
+	// never handled because it stopped first.
+	ErrStopped = errors.New("actorpool: actor stopped")
+	// ErrShutdown: the system is shut down (or shutting down) and spawns
+	// nothing; Resize returns an error matching both this and
+	// resize.ErrClosed.
+	ErrShutdown error = &shutdownError{}
+	// ErrNilMessage: nil is not a message.
+	ErrNilMessage = errors.New("actorpool: nil message")
+	// ErrNilRef: the zero Ref refers to no actor.
+	ErrNilRef = errors.New("actorpool: zero Ref")
+	// ErrNilContext: a nil context was given to a call that waits.
+	ErrNilContext = errors.New("actorpool: nil context")
+	// ErrNilBehavior: Spawn was given a nil producer, or the producer
+	// returned nil.
+	ErrNilBehavior = errors.New("actorpool: nil behavior")
+	// ErrInvalidOption: an option was nil or given an invalid value.
+	ErrInvalidOption = errors.New("actorpool: invalid option")
+	// ErrInvalidSize: a size below 1; it is resize.ErrInvalidSize.
+	ErrInvalidSize = resize.ErrInvalidSize
+	// ErrPanicked: the answer to an Ask whose handler panicked before it
+	// responded.
+	ErrPanicked = errors.New("actorpool: handler panicked")
+	// ErrNoWorker: every worker of a router refused the message (mailboxes
+	// full, or no worker left); it was not accepted, and is counted in
+	// RouterStats.Unhandled.
+	ErrNoWorker = errors.New("actorpool: no router worker accepted the message")
+	// ErrBusy: a serializer with a bounded buffer had no room for the
+	// request.
+	ErrBusy = errors.New("actorpool: serializer buffer full")
+	// ErrInHandler: a call that waits for every actor (Shutdown) was made
+	// from inside a handler, which it would wait for; it started its work
+	// and returned without waiting.
+	ErrInHandler = errors.New("actorpool: called from inside a handler; not waiting for it")
+)
+
+type shutdownError struct{}
+
+func (*shutdownError) Error() string        { return "actorpool: system shut down" }
+func (*shutdownError) Is(target error) bool { return target == resize.ErrClosed }

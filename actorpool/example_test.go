@@ -1,0 +1,71 @@
+package actorpool_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/poolkit/poolkit/actorpool"
+)
+
+// counter keeps a count; it answers "get" with it.
+type counter struct{ n int }
+
+func (c *counter) Receive(ctx *actorpool.Context, msg any) {
+	switch msg {
+	case "inc":
+		c.n++
+	case "get":
+		_ = ctx.Respond(c.n)
+	}
+}
+
+func Example() {
+	sys, err := actorpool.New()
+	if err != nil {
+		panic(err)
+	}
+	defer sys.Shutdown(context.Background())
+
+	ref, err := sys.Spawn(func() actorpool.Behavior { return &counter{} })
+	if err != nil {
+		panic(err)
+	}
+	for range 3 {
+		_ = ref.Tell("inc") // never blocks
+	}
+	n, err := ref.Ask(context.Background(), "get")
+	fmt.Println(n, err)
+	// Output: 3 <nil>
+}
+
+func ExampleNewRouter() {
+	sys, _ := actorpool.New()
+	defer sys.Shutdown(context.Background())
+
+	// Four workers; each answers with its own reference.
+	r, _ := actorpool.NewRouter(sys, 4, func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(c.Self()) })
+	})
+	workers := r.Workers()
+	for i := range 6 {
+		w, _ := r.Ref().Ask(context.Background(), i)
+		fmt.Print(w == workers[i%4], " ")
+	}
+	_ = r.Resize(2) // the two oldest workers leave
+	fmt.Println(r.Cap())
+	// Output: true true true true true true 2
+}
+
+func ExampleNewSerializer() {
+	sys, _ := actorpool.New()
+	defer sys.Shutdown(context.Background())
+
+	// A service that must see one request at a time.
+	svc, _ := sys.Spawn(func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg.(int) * 10) })
+	})
+	ser, _ := actorpool.NewSerializer(sys, svc)
+	v, err := ser.Ref().Ask(context.Background(), 4)
+	fmt.Println(v, err)
+	// Output: 40 <nil>
+}

@@ -1,0 +1,5 @@
+//go:build !poolkit_hooks
+
+package actorpool
+
+func hook(hookPoint) {}

@@ -1,0 +1,28 @@
+//go:build poolkit_hooks
+
+package actorpool
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// interleaveSeed, when not 0, makes every protocol step yield with
+// probability 1/4, decided by the seed and the step's number; tests set
+// it (and print it) so that a failing schedule can be pushed again.
+var interleaveSeed atomic.Uint64
+
+var steps atomic.Uint64
+
+func hook(hookPoint) {
+	seed := interleaveSeed.Load()
+	if seed == 0 {
+		return
+	}
+	x := seed ^ steps.Add(1)*0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	if (x^x>>31)&3 == 0 {
+		runtime.Gosched()
+	}
+}

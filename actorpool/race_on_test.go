@@ -1,0 +1,5 @@
+//go:build race
+
+package actorpool_test
+
+const raceEnabled = true

@@ -1,0 +1,104 @@
+package actorpool
+
+import (
+	"context"
+	"fmt"
+)
+
+// Ref refers to an actor (or a router, or a serializer, which are actors
+// too). It is a small comparable value: copy it, compare it, use it as a
+// map key. The zero Ref refers to no actor; its methods return ErrNilRef.
+type Ref struct {
+	a *actor
+}
+
+// IsZero reports whether r is the zero Ref.
+func (r Ref) IsZero() bool { return r.a == nil }
+
+// String names the actor by its address, for logs.
+func (r Ref) String() string {
+	if r.a == nil {
+		return "actor(nil)"
+	}
+	return fmt.Sprintf("actor(%p)", r.a)
+}
+
+// Tell adds msg to the actor's mailbox and returns; it never blocks and
+// never waits for the message to be handled. It returns nil once the
+// message is accepted: it will be handled, or, if the actor stops first,
+// reported as a dead letter. It returns ErrMailboxFull when a bounded
+// mailbox has no room, ErrStopped when the actor has stopped, ErrNilRef
+// and ErrNilMessage for bad input; a refused message is counted and
+// nothing else happens. Messages told by one goroutine (or one actor) are
+// handled in the order told. Telling PoisonPill stops the actor.
+func (r Ref) Tell(msg any) error { return r.send(envelope{msg: msg}) }
+
+// Ask tells msg to the actor and waits for the answer its handler gives
+// with Context.Respond. It returns that answer; or ErrPanicked if the
+// handler panicked first, ErrStopped if the actor stopped before handling
+// it, ctx.Err() when ctx is done first (the message may still be handled;
+// its answer is then dropped), or Tell's errors. A nil ctx is
+// ErrNilContext; a ctx already done returns its error without sending.
+func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
+	if ctx == nil {
+		return nil, ErrNilContext
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := newPending()
+	if err := r.send(envelope{msg: msg, reply: p}); err != nil {
+		return nil, err
+	}
+	return p.wait(ctx)
+}
+
+// Stop makes the actor stop after the message it is handling, if any:
+// it is a system message, handled before every user message still queued,
+// which become dead letters. PostStop runs. Stop does not wait; stopping
+// an actor that has stopped returns ErrStopped.
+func (r Ref) Stop() error {
+	if r.a == nil {
+		return ErrNilRef
+	}
+	if r.a.router != nil {
+		return r.a.router.stop()
+	}
+	if err := r.a.mb.putSys(sysStop); err != nil {
+		return err
+	}
+	r.a.wake()
+	return nil
+}
+
+// send is the one way into a mailbox.
+func (r Ref) send(e envelope) error {
+	if r.a == nil {
+		return ErrNilRef
+	}
+	a := r.a
+	if e.msg == nil {
+		a.sys.refused.Add(1)
+		return ErrNilMessage
+	}
+	if _, ok := e.msg.(poisonPill); ok {
+		return r.Stop()
+	}
+	if a.router != nil {
+		if p, ok := e.msg.(Priority); ok {
+			e.msg = p.Msg
+		} else {
+			return a.router.route(e)
+		}
+	}
+	if err := a.mb.put(e); err != nil {
+		if err == ErrMailboxFull {
+			a.sys.mailboxFull.Add(1)
+		} else {
+			a.sys.refused.Add(1)
+		}
+		return err
+	}
+	a.wake()
+	return nil
+}

@@ -1,0 +1,329 @@
+package actorpool
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/poolkit/poolkit/resize"
+)
+
+// Router is a pool of identical worker actors behind one Ref, with the
+// semantics of Ergo's act.Pool:
+//
+//   - A message told or asked to the router's Ref is forwarded to one
+//     worker, unchanged: the worker sees the original sender, and answers
+//     an Ask straight to the caller.
+//   - Workers are tried in a fixed rotation (round robin, oldest first);
+//     a worker whose mailbox is full is skipped for the next one.
+//   - When every worker refuses, the sender gets ErrNoWorker and the
+//     message is counted in Unhandled: it is never dropped silently.
+//   - A worker found stopped (its handler's supervisor stopped it) is
+//     replaced by a new one in its place, which gets the message; the
+//     replacement is counted in Restarts.
+//   - A message wrapped in Priority is handled by the router's own
+//     behaviour (WithRouterBehavior), not forwarded.
+//
+// Routing runs on the sender's goroutine, so the router is not a mailbox
+// that every message queues through; only Priority messages are.
+//
+// Router implements resize.Resizer: Resize(n) adds workers, or removes the
+// oldest ones. A removed worker finishes the message it is handling, then
+// hands every message still queued to it back to the router, which
+// forwards them to the remaining workers (none is lost; one that no
+// remaining worker accepts becomes a dead letter, counted in Unhandled).
+// Resize restarts the rotation at the oldest worker. The router gives
+// FIFO order per worker only: two messages from one sender may be handled
+// by two workers in either order.
+type Router struct {
+	sys     *System
+	self    *actor
+	produce func() Behavior
+	wopts   []SpawnOption
+
+	workers atomic.Pointer[[]*actor] // in rotation order, oldest first; copied on change
+	next    atomic.Uint64
+
+	mu     sync.Mutex // serialises changes to the worker set
+	closed bool
+
+	forwarded, unhandled, restarts atomic.Uint64
+}
+
+// Priority wraps a message told to a router's Ref so that the router's own
+// behaviour handles it (Ergo's high-priority messages), instead of a
+// worker.
+type Priority struct{ Msg any }
+
+// RouterOption configures a Router.
+type RouterOption func(*routerConfig) error
+
+type routerConfig struct {
+	workerOpts []SpawnOption
+	own        func() Behavior
+}
+
+// WithWorkerOptions sets the spawn options of every worker (a bounded
+// mailbox, a supervisor).
+func WithWorkerOptions(opts ...SpawnOption) RouterOption {
+	return func(c *routerConfig) error {
+		c.workerOpts = append(c.workerOpts, opts...)
+		return nil
+	}
+}
+
+// WithRouterBehavior sets the behaviour that handles the Priority messages
+// told to the router. Without it they are counted as unhandled.
+func WithRouterBehavior(produce func() Behavior) RouterOption {
+	return func(c *routerConfig) error {
+		if produce == nil {
+			return fmt.Errorf("%w: nil router behavior", ErrInvalidOption)
+		}
+		c.own = produce
+		return nil
+	}
+}
+
+// NewRouter starts a router with size workers, each running a behaviour
+// from produce. Errors: ErrInvalidSize for a size below 1, ErrNilBehavior,
+// ErrShutdown, ErrInvalidOption.
+func NewRouter(sys *System, size int, produce func() Behavior, opts ...RouterOption) (*Router, error) {
+	if err := resize.Validate(size); err != nil {
+		return nil, err
+	}
+	if sys == nil || produce == nil {
+		return nil, ErrNilBehavior
+	}
+	var c routerConfig
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: router option %d is nil", ErrInvalidOption, i)
+		}
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	r := &Router{sys: sys, produce: produce, wopts: c.workerOpts}
+	own := c.own
+	if own == nil {
+		own = func() Behavior {
+			return BehaviorFunc(func(*Context, any) { r.unhandled.Add(1) })
+		}
+	}
+	self, err := sys.newActor(own, nil)
+	if err != nil {
+		return nil, err
+	}
+	self.router = r
+	r.self = self
+	ws := make([]*actor, 0, size)
+	for range size {
+		w, err := r.spawnWorker()
+		if err != nil {
+			for _, w := range ws {
+				_ = Ref{w}.Stop()
+			}
+			return nil, err
+		}
+		ws = append(ws, w)
+	}
+	r.workers.Store(&ws)
+	if err := sys.start(self); err != nil {
+		for _, w := range ws {
+			_ = Ref{w}.Stop()
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Router) spawnWorker() (*actor, error) {
+	w, err := r.sys.newActor(r.produce, r.wopts)
+	if err != nil {
+		return nil, err
+	}
+	w.owner = r
+	if err := r.sys.start(w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Ref returns the router's reference: what is told or asked to it is
+// routed; Stop on it (or PoisonPill) stops the router and its workers.
+func (r *Router) Ref() Ref { return Ref{r.self} }
+
+// route forwards e to one worker, on the caller's goroutine, and counts
+// the outcome.
+func (r *Router) route(e envelope) error {
+	if r.pass(e) {
+		r.forwarded.Add(1)
+		return nil
+	}
+	r.unhandled.Add(1)
+	return ErrNoWorker
+}
+
+// pass tries the workers in rotation until one accepts e. If every worker
+// of the set it read refused and the set has changed meanwhile (a Resize
+// retired them), it tries the new set: a message is refused only by the
+// workers in place.
+func (r *Router) pass(e envelope) bool {
+	for {
+		set := r.workers.Load()
+		ws := *set
+		n := uint64(len(ws))
+		start := r.next.Add(1) - 1
+		for i := range n {
+			w := ws[(start+i)%n]
+			err := w.mb.put(e)
+			if err == nil {
+				w.wake()
+				return true
+			}
+			if err == ErrStopped && !w.retiring.Load() {
+				if nw := r.replace(w); nw != nil && nw.mb.put(e) == nil {
+					nw.wake()
+					return true
+				}
+			}
+		}
+		if r.workers.Load() == set {
+			return false
+		}
+	}
+}
+
+// reroute forwards a message left in a removed worker's mailbox; it was
+// counted as forwarded when it first arrived.
+func (r *Router) reroute(from *actor, e envelope) {
+	if !r.pass(e) {
+		r.unhandled.Add(1)
+		r.sys.deadLetter(from, e, ErrNoWorker)
+	}
+}
+
+// Workers returns the worker actors, in rotation order (oldest first).
+func (r *Router) Workers() []Ref {
+	ws := *r.workers.Load()
+	out := make([]Ref, len(ws))
+	for i, w := range ws {
+		out[i] = Ref{w}
+	}
+	return out
+}
+
+// replace puts a new worker in the place of a stopped one and returns it;
+// nil if the place was taken meanwhile, or no worker can be spawned (the
+// router then shrinks by one).
+func (r *Router) replace(dead *actor) *actor {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ws := *r.workers.Load()
+	i := slices.Index(ws, dead)
+	if i < 0 || r.closed {
+		return nil
+	}
+	ws = slices.Clone(ws)
+	nw, err := r.spawnWorker()
+	if err != nil {
+		ws = slices.Delete(ws, i, i+1)
+		r.workers.Store(&ws)
+		return nil
+	}
+	ws[i] = nw
+	r.workers.Store(&ws)
+	r.restarts.Add(1)
+	return nw
+}
+
+// Resize sets the number of workers to n: new workers join at the end of
+// the rotation; a shrink removes the oldest, each of which finishes its
+// current message and hands its queue back (see Router). It returns an
+// error matching ErrInvalidSize for n below 1, and one matching
+// resize.ErrClosed once the router or its system has stopped; the worker
+// set is then unchanged.
+func (r *Router) Resize(n int) error {
+	if err := resize.Validate(n); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return ErrShutdown
+	}
+	ws := slices.Clone(*r.workers.Load())
+	switch {
+	case n > len(ws):
+		for len(ws) < n {
+			w, err := r.spawnWorker()
+			if err != nil {
+				for _, w := range ws[len(*r.workers.Load()):] {
+					_ = Ref{w}.Stop()
+				}
+				return err
+			}
+			ws = append(ws, w)
+		}
+	case n < len(ws):
+		gone := ws[:len(ws)-n]
+		ws = slices.Clone(ws[len(ws)-n:])
+		for _, w := range gone {
+			w.retiring.Store(true)
+		}
+		r.workers.Store(&ws)
+		for _, w := range gone {
+			if w.mb.putSys(sysRetire) == nil {
+				w.wake()
+			}
+		}
+	}
+	r.workers.Store(&ws)
+	r.next.Store(0)
+	return nil
+}
+
+// Cap returns the number of workers.
+func (r *Router) Cap() int { return len(*r.workers.Load()) }
+
+// stop stops the router's own actor and every worker.
+func (r *Router) stop() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return ErrStopped
+	}
+	r.closed = true
+	ws := *r.workers.Load()
+	empty := []*actor{}
+	r.workers.Store(&empty)
+	r.mu.Unlock()
+	for _, w := range ws {
+		if w.mb.putSys(sysStop) == nil {
+			w.wake()
+		}
+	}
+	if r.self.mb.putSys(sysStop) == nil {
+		r.self.wake()
+	}
+	return nil
+}
+
+// RouterStats is a snapshot of a router's counters.
+type RouterStats struct {
+	Size      int    // live workers (not a configured size)
+	Forwarded uint64 // messages accepted by a worker
+	Unhandled uint64 // messages no worker accepted: refused with ErrNoWorker, or, rerouted from a removed worker, dead letters
+	Restarts  uint64 // stopped workers replaced
+}
+
+// Stats returns the router's counters.
+func (r *Router) Stats() RouterStats {
+	return RouterStats{
+		Size:      r.Cap(),
+		Forwarded: r.forwarded.Load(),
+		Unhandled: r.unhandled.Load(),
+		Restarts:  r.restarts.Load(),
+	}
+}

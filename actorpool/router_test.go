@@ -1,0 +1,272 @@
+package actorpool_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/poolkit/poolkit/actorpool"
+	"github.com/poolkit/poolkit/resize"
+)
+
+var _ resize.Resizer = (*actorpool.Router)(nil)
+var _ resize.Resizer = (*actorpool.System)(nil)
+
+// idWorkers is a worker behaviour that answers every message with its own
+// Ref (and stops itself on "die").
+func idWorkers() func() actorpool.Behavior {
+	return func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) {
+			if msg == "die" {
+				_ = c.Self().Stop()
+				return
+			}
+			_ = c.Respond(c.Self())
+		})
+	}
+}
+
+// askWorker asks the router and returns the index, in workers, of the
+// worker that answered (-1 for one not in it).
+func askWorker(t *testing.T, r *actorpool.Router, workers []actorpool.Ref) int {
+	t.Helper()
+	v, err := r.Ref().Ask(context.Background(), "id")
+	if err != nil {
+		t.Fatalf("Ask = %v", err)
+	}
+	return slices.Index(workers, v.(actorpool.Ref))
+}
+
+// TestRouterRoundRobinAndResize: P-1. Forwarded message i goes to worker
+// i % N; after growing by 3 to i % (N+3); a shrink by 5 removes the oldest
+// five (Ergo's TestT14Pool sequence).
+func TestRouterRoundRobinAndResize(t *testing.T) {
+	s := newSystem(t)
+	r, err := actorpool.NewRouter(s, 5, idWorkers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := r.Workers()
+	for i := range 10 {
+		if got := askWorker(t, r, all); got != i%5 {
+			t.Fatalf("message %d went to worker %d, want %d", i, got, i%5)
+		}
+	}
+	if err := r.Resize(8); err != nil {
+		t.Fatal(err)
+	}
+	all = r.Workers()
+	for i := range 16 {
+		if got := askWorker(t, r, all); got != i%8 {
+			t.Fatalf("after Resize(8), message %d went to worker %d, want %d", i, got, i%8)
+		}
+	}
+	if err := r.Resize(3); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		if got := askWorker(t, r, all); got != i%3+5 {
+			t.Fatalf("after Resize(3), message %d went to worker %d, want %d (the oldest removed)", i, got, i%3+5)
+		}
+	}
+	if err := r.Resize(0); !errors.Is(err, resize.ErrInvalidSize) {
+		t.Errorf("Resize(0) = %v, want ErrInvalidSize", err)
+	}
+	if st := r.Stats(); st.Size != 3 || st.Forwarded != 32 {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+// TestRouterKeepsSender: P-2. The worker sees the original sender, and its
+// answer to an Ask goes straight to the caller.
+func TestRouterKeepsSender(t *testing.T) {
+	s := newSystem(t)
+	seen := make(chan actorpool.Ref, 1)
+	r, err := actorpool.NewRouter(s, 2, func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) {
+			if msg == "who" {
+				seen <- c.Sender()
+				return
+			}
+			_ = c.Respond("from worker")
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := r.Ref().Ask(context.Background(), "q"); v != "from worker" || err != nil {
+		t.Errorf("Ask through the router = %v, %v", v, err)
+	}
+	client := spawn(t, s, func(c *actorpool.Context, msg any) { _ = c.Tell(r.Ref(), "who") })
+	tell(t, client, "go")
+	if got := <-seen; got != client {
+		t.Errorf("worker saw sender %v, want the client %v", got, client)
+	}
+}
+
+// TestRouterFullMailboxes: P-3. Workers with one-message mailboxes, all
+// blocked: 2N messages are accepted (one running and one queued per
+// worker), the next is refused with ErrNoWorker and counted.
+func TestRouterFullMailboxes(t *testing.T) {
+	s := newSystem(t, actorpool.WithWorkers(4))
+	const n = 3
+	release := make(chan struct{})
+	var entered sync.WaitGroup
+	entered.Add(n)
+	r, err := actorpool.NewRouter(s, n, func() actorpool.Behavior {
+		first := true
+		return actorpool.BehaviorFunc(func(*actorpool.Context, any) {
+			if first {
+				first = false
+				entered.Done()
+			}
+			<-release
+		})
+	}, actorpool.WithWorkerOptions(actorpool.WithMailboxSize(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer close(release)
+	for i := range n {
+		tell(t, r.Ref(), i)
+	}
+	entered.Wait()
+	for i := range n {
+		tell(t, r.Ref(), i)
+	}
+	if err := r.Ref().Tell("one too many"); !errors.Is(err, actorpool.ErrNoWorker) {
+		t.Errorf("Tell with every mailbox full = %v, want ErrNoWorker", err)
+	}
+	if st := r.Stats(); st.Forwarded != 2*n || st.Unhandled != 1 {
+		t.Errorf("Stats = %+v, want %d forwarded and 1 unhandled", st, 2*n)
+	}
+}
+
+// TestRouterReplacesDeadWorker: P-4. A worker that stopped is replaced in
+// its place by a new one, which gets the message; the size is unchanged.
+func TestRouterReplacesDeadWorker(t *testing.T) {
+	s := newSystem(t)
+	r, err := actorpool.NewRouter(s, 3, idWorkers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := r.Workers()
+	tell(t, r.Ref(), "die") // worker 0 stops itself
+	// Rotation: 1, 2, then worker 0's place, now a new worker.
+	for askWorker(t, r, before) != 2 {
+	}
+	if got := askWorker(t, r, before); got != -1 {
+		t.Errorf("the dead worker's place answered as worker %d, want a new one", got)
+	}
+	if after := r.Workers(); after[0] == before[0] || after[1] != before[1] {
+		t.Errorf("workers %v after replacing %v", after, before)
+	}
+	if st := r.Stats(); st.Restarts != 1 || st.Size != 3 {
+		t.Errorf("Stats = %+v, want 1 restart and size 3", st)
+	}
+}
+
+// TestRouterPriority: P-5. A Priority message is handled by the router's
+// own behaviour and not forwarded.
+func TestRouterPriority(t *testing.T) {
+	s := newSystem(t)
+	own := make(chan any, 1)
+	r, err := actorpool.NewRouter(s, 2, idWorkers(), actorpool.WithRouterBehavior(func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { own <- msg; _ = c.Respond("router") })
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := r.Ref().Ask(context.Background(), actorpool.Priority{Msg: "stats?"}); v != "router" || err != nil {
+		t.Errorf("Ask(Priority) = %v, %v", v, err)
+	}
+	if got := <-own; got != "stats?" {
+		t.Errorf("router behaviour got %v", got)
+	}
+	if st := r.Stats(); st.Forwarded != 0 {
+		t.Errorf("a priority message was forwarded: %+v", st)
+	}
+}
+
+// TestRouterStatsAndShrinkWithoutLoss: P-6 and the resize rule. With
+// producers racing shrinks and grows, every message told is accepted, and
+// every accepted message is handled, or, at Shutdown, a dead letter: a
+// removed worker's queue is never lost.
+func TestRouterStatsAndShrinkWithoutLoss(t *testing.T) {
+	var deadStopped, deadRerouted atomic.Int64
+	s := newSystem(t, actorpool.WithWorkers(2), actorpool.WithDeadLetters(func(d actorpool.DeadLetter) {
+		if errors.Is(d.Reason, actorpool.ErrStopped) {
+			deadStopped.Add(1)
+		} else {
+			deadRerouted.Add(1)
+		}
+	}))
+	var handled atomic.Int64
+	r, err := actorpool.NewRouter(s, 4, func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(*actorpool.Context, any) { handled.Add(1) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const producers, each = 4, 2000
+	var wg sync.WaitGroup
+	for range producers {
+		wg.Go(func() {
+			for i := range each {
+				tell(t, r.Ref(), i)
+			}
+		})
+	}
+	for _, n := range []int{1, 6, 2, 5, 1, 3} {
+		if err := r.Resize(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	shutdown(t, s)
+	st := r.Stats()
+	if st.Forwarded != producers*each || st.Unhandled != 0 {
+		t.Errorf("Stats = %+v, want every one of %d messages forwarded", st, producers*each)
+	}
+	if got := handled.Load() + deadStopped.Load(); got != producers*each || deadRerouted.Load() != 0 {
+		t.Errorf("handled %d + dead at shutdown %d = %d of %d; %d lost in a shrink",
+			handled.Load(), deadStopped.Load(), got, producers*each, deadRerouted.Load())
+	}
+}
+
+// TestRouterShrinkHandsQueueBack: RTR-6's resize rule where it bites. The
+// workers have queues when a shrink removes two of three: the removed
+// workers hand their queued messages back, and the remaining one handles
+// all of them.
+func TestRouterShrinkHandsQueueBack(t *testing.T) {
+	var dead atomic.Int64
+	s := newSystem(t, actorpool.WithWorkers(1), actorpool.WithDeadLetters(func(actorpool.DeadLetter) { dead.Add(1) }))
+	open := gate(t, s)
+	var handled atomic.Int64
+	done := make(chan struct{})
+	const n = 9
+	r, err := actorpool.NewRouter(s, 3, func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(*actorpool.Context, any) {
+			if handled.Add(1) == n {
+				close(done)
+			}
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		tell(t, r.Ref(), i)
+	}
+	if err := r.Resize(1); err != nil {
+		t.Fatal(err)
+	}
+	open()
+	wait(t, done, "every message handled after the shrink")
+	if dead.Load() != 0 {
+		t.Errorf("%d dead letters: a removed worker's queue was lost", dead.Load())
+	}
+}

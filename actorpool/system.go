@@ -1,0 +1,343 @@
+package actorpool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// System runs actors on a fixed, resizable set of worker goroutines: the
+// poolkit engine, whose capacity is the number of actors that run at once.
+// An actor owns no goroutine; when it has messages it is a unit in the
+// engine's queue, and a worker runs its turn. Create one with New; the
+// zero value is not usable. All methods are safe for concurrent use.
+type System struct {
+	eng    *pool.FuncPool[*actor]
+	budget int
+	dead   func(DeadLetter)
+	logf   func(msg string, args ...any)
+
+	mu struct {
+		sync.Mutex
+		live     map[*actor]struct{}
+		shutting bool
+		allGone  chan struct{} // closed when shutting and no actor is live
+	}
+
+	spawned, stopCount, deadLetters, mailboxFull, refused, panics, restarts atomic.Uint64
+}
+
+// DefaultBudget is how many user messages an actor handles in one turn
+// before it yields its worker, when WithBudget is not given.
+const DefaultBudget = 32
+
+// DeadLetter is a message that was accepted but never handled: its actor
+// stopped first. Reason says why (ErrStopped).
+type DeadLetter struct {
+	To      Ref
+	Sender  Ref // the zero Ref when sent from outside any actor
+	Message any
+	Reason  error
+}
+
+// Option configures a System.
+type Option func(*sysConfig) error
+
+type sysConfig struct {
+	workers int
+	budget  int
+	dead    func(DeadLetter)
+	logger  *slog.Logger
+}
+
+// WithWorkers sets how many actors run at once (the engine's capacity).
+// The default is max(GOMAXPROCS, 2), read when New is called; GOMAXPROCS
+// is never set. A size below 1 is an error.
+func WithWorkers(n int) Option {
+	return func(c *sysConfig) error {
+		if n < 1 {
+			return fmt.Errorf("%w: %d workers", ErrInvalidOption, n)
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithBudget sets how many user messages an actor handles in one turn
+// before it gives its worker to the next actor (default DefaultBudget).
+// Small budgets are fairer to cold actors; large ones cost fewer
+// reschedules for a hot one. A budget below 1 is an error.
+func WithBudget(n int) Option {
+	return func(c *sysConfig) error {
+		if n < 1 {
+			return fmt.Errorf("%w: budget %d", ErrInvalidOption, n)
+		}
+		c.budget = n
+		return nil
+	}
+}
+
+// WithDeadLetters sets a function called with every dead letter, on the
+// goroutine that stopped the actor. It must not block. Dead letters are
+// counted in Stats either way.
+func WithDeadLetters(f func(DeadLetter)) Option {
+	return func(c *sysConfig) error {
+		if f == nil {
+			return fmt.Errorf("%w: nil dead-letter function", ErrInvalidOption)
+		}
+		c.dead = f
+		return nil
+	}
+}
+
+// WithLogger sets where handler panics are reported (default
+// slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *sysConfig) error {
+		if l == nil {
+			return fmt.Errorf("%w: nil logger", ErrInvalidOption)
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// New returns a running system.
+func New(opts ...Option) (*System, error) {
+	c := sysConfig{workers: max(runtime.GOMAXPROCS(0), 2), budget: DefaultBudget}
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i)
+		}
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	s := &System{budget: c.budget, dead: c.dead}
+	l := c.logger
+	if l == nil {
+		l = slog.Default()
+	}
+	s.logf = l.Error
+	s.mu.live = make(map[*actor]struct{})
+	// Each actor is in the engine's queue at most once (A1), so the queue
+	// needs room for every live actor: it overflows instead of blocking.
+	eng, err := pool.NewFunc(c.workers, (*actor).turn, pool.WithUnboundedQueue(),
+		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.panicked(r) }))
+	if err != nil {
+		return nil, err
+	}
+	s.eng = eng
+	return s, nil
+}
+
+// SpawnOption configures one actor.
+type SpawnOption func(*actor) error
+
+// WithMailboxSize bounds the actor's user messages waiting to be handled:
+// past n, Tell and Ask return ErrMailboxFull. The default is unbounded.
+func WithMailboxSize(n int) SpawnOption {
+	return func(a *actor) error {
+		if n < 1 {
+			return fmt.Errorf("%w: mailbox size %d", ErrInvalidOption, n)
+		}
+		a.mb.limit = n
+		return nil
+	}
+}
+
+// WithSupervisor sets what happens when the actor's handler panics
+// (default DefaultSupervisor).
+func WithSupervisor(sup Supervisor) SpawnOption {
+	return func(a *actor) error {
+		if !sup.valid() {
+			return fmt.Errorf("%w: supervisor %+v", ErrInvalidOption, sup)
+		}
+		a.sup = sup
+		return nil
+	}
+}
+
+// Spawn starts an actor whose behaviour produce returns, and returns its
+// reference. produce is called in the actor's first turn, and again for
+// each restart. Spawn does not wait for PreStart: messages told to the
+// new actor are handled after it. It returns ErrNilBehavior for a nil
+// produce, ErrShutdown once Shutdown has begun, or an error matching
+// ErrInvalidOption.
+func (s *System) Spawn(produce func() Behavior, opts ...SpawnOption) (Ref, error) {
+	a, err := s.newActor(produce, opts)
+	if err != nil {
+		return Ref{}, err
+	}
+	if err := s.start(a); err != nil {
+		return Ref{}, err
+	}
+	return Ref{a}, nil
+}
+
+func (s *System) newActor(produce func() Behavior, opts []SpawnOption) (*actor, error) {
+	if produce == nil {
+		return nil, ErrNilBehavior
+	}
+	a := &actor{sys: s, produce: produce, sup: DefaultSupervisor}
+	a.ctx.a = a
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: spawn option %d is nil", ErrInvalidOption, i)
+		}
+		if err := o(a); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// start registers a and hands it its first message, sysStart.
+func (s *System) start(a *actor) error {
+	s.mu.Lock()
+	if s.mu.shutting {
+		s.mu.Unlock()
+		return ErrShutdown
+	}
+	s.mu.live[a] = struct{}{}
+	s.mu.Unlock()
+	s.spawned.Add(1)
+	_ = a.mb.putSys(sysStart) // a new mailbox is open
+	a.wake()
+	return nil
+}
+
+// schedule hands an actor that won the idle -> scheduled transition to
+// the engine. The engine's queue overflows rather than refuse, and it is
+// closed only once no actor is live (Shutdown), while a dead actor is never
+// scheduled: so Invoke cannot fail here.
+func (s *System) schedule(a *actor) {
+	if err := s.eng.Invoke(a); err != nil {
+		s.logf("actorpool: an actor could not be scheduled", "err", err)
+	}
+}
+
+// stopped takes a stopped actor out of the books.
+func (s *System) stopped(a *actor) {
+	s.stopCount.Add(1)
+	s.mu.Lock()
+	delete(s.mu.live, a)
+	if s.mu.shutting && len(s.mu.live) == 0 && s.mu.allGone != nil {
+		close(s.mu.allGone)
+		s.mu.allGone = nil
+	}
+	s.mu.Unlock()
+}
+
+func (s *System) deadLetter(a *actor, e envelope, reason error) {
+	s.deadLetters.Add(1)
+	if e.reply != nil {
+		e.reply.answer(nil, reason)
+	}
+	if s.dead != nil {
+		s.dead(DeadLetter{To: Ref{a}, Sender: Ref{e.sender}, Message: e.msg, Reason: reason})
+	}
+}
+
+func (s *System) panicked(r any) {
+	s.panics.Add(1)
+	buf := make([]byte, 4<<10)
+	buf = buf[:runtime.Stack(buf, false)]
+	s.logf("actorpool: handler panicked", "panic", r, "stack", string(buf))
+}
+
+// Resize sets how many actors run at once, under the resize contract (a
+// running turn is never interrupted; a shrink takes effect as turns end).
+// It implements resize.Resizer.
+func (s *System) Resize(n int) error {
+	if err := s.eng.Resize(n); err != nil {
+		if errors.Is(err, pool.ErrPoolClosed) {
+			return ErrShutdown
+		}
+		return err
+	}
+	return nil
+}
+
+// Cap returns how many actors may run at once.
+func (s *System) Cap() int { return s.eng.Cap() }
+
+// Shutdown stops every actor and then the workers. Each actor handles at
+// most the message it is handling, then stops (PostStop runs); the
+// messages still queued become dead letters, so every accepted message is
+// either handled or reported. Spawn fails with ErrShutdown from the start.
+// Shutdown waits until every actor has stopped and every worker has
+// exited, or until ctx is done (it then returns ctx.Err(), and the
+// shutdown goes on). Called from inside a handler it cannot wait for that
+// handler: it starts the shutdown and returns ErrInHandler. It returns
+// nil once the system is down, also when called again.
+func (s *System) Shutdown(ctx context.Context) error {
+	if ctx == nil {
+		return ErrNilContext
+	}
+	s.mu.Lock()
+	if !s.mu.shutting {
+		s.mu.shutting = true
+		s.mu.allGone = make(chan struct{})
+		for a := range s.mu.live {
+			if a.mb.putSys(sysStop) == nil {
+				a.wake()
+			}
+		}
+		if len(s.mu.live) == 0 {
+			close(s.mu.allGone)
+			s.mu.allGone = nil
+		}
+	}
+	gone := s.mu.allGone
+	s.mu.Unlock()
+	if inHandler() {
+		return ErrInHandler
+	}
+	if gone != nil {
+		select {
+		case <-gone:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return s.eng.ReleaseContext(ctx)
+}
+
+// Stats is a snapshot of a system's counters.
+type Stats struct {
+	Workers     int    // Cap: actors that may run at once
+	Actors      int    // live actors
+	Spawned     uint64 // actors ever spawned
+	Stopped     uint64 // actors that have stopped
+	DeadLetters uint64 // accepted messages never handled (their actor stopped)
+	MailboxFull uint64 // messages refused by a full mailbox
+	Refused     uint64 // messages refused otherwise (stopped actor, nil message or Ref)
+	Panics      uint64 // handler panics (PreStart, Receive, PostStop)
+	Restarts    uint64 // restarts by supervision
+}
+
+// Stats returns the system's counters. Each is read atomically; together
+// they are not one snapshot.
+func (s *System) Stats() Stats {
+	s.mu.Lock()
+	live := len(s.mu.live)
+	s.mu.Unlock()
+	return Stats{
+		Workers:     s.Cap(),
+		Actors:      live,
+		Spawned:     s.spawned.Load(),
+		Stopped:     s.stopCount.Load(),
+		DeadLetters: s.deadLetters.Load(),
+		MailboxFull: s.mailboxFull.Load(),
+		Refused:     s.refused.Load(),
+		Panics:      s.panics.Load(),
+		Restarts:    s.restarts.Load(),
+	}
+}
