@@ -1,6 +1,7 @@
 package actorpool
 
 import (
+	"errors"
 	"sync/atomic"
 	"time"
 )
@@ -228,18 +229,39 @@ func (a *actor) handle(e envelope) bool {
 }
 
 // deliver calls the behaviour; it reports whether it panicked.
+//
+// A handler that calls runtime.Goexit cannot be stopped: its worker
+// goroutine ends (the engine replaces it), and this turn with it. Its
+// deferred call then answers the Ask, if any, and hands the actor back to
+// the engine, still owned (state scheduled), so that its next message runs
+// in a new turn with the same behaviour, as after a Resume.
 func (a *actor) deliver(e envelope) (panicked bool) {
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if r != nil {
 			a.sys.panicked(r)
 			panicked = true
+			return
+		}
+		if !returned {
+			a.sys.panicked(errGoexit)
+			if e.reply != nil {
+				e.reply.answer(nil, ErrPanicked)
+			}
+			a.ctx.env = envelope{}
+			a.state.Store(stateScheduled)
+			a.sys.schedule(a)
 		}
 	}()
 	a.ctx.env = e
 	a.beh.Receive(&a.ctx, e.msg)
 	a.ctx.env = envelope{}
+	returned = true
 	return false
 }
+
+var errGoexit = errors.New("actorpool: handler called runtime.Goexit")
 
 // stop ends the actor: the mailbox closes (a sender from now on gets
 // ErrStopped), the messages left become dead letters (or, for a worker its

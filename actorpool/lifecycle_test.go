@@ -3,6 +3,7 @@ package actorpool_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -310,4 +311,27 @@ func TestResizeChangesConcurrency(t *testing.T) {
 			t.Errorf("Cap = %d", s.Cap())
 		}
 	})
+}
+
+// TestGoexitInHandler: a handler that calls runtime.Goexit ends its worker
+// goroutine, not the actor: the Ask on that message is answered
+// ErrPanicked, and the next message is handled with the same behaviour.
+func TestGoexitInHandler(t *testing.T) {
+	s := newSystem(t, actorpool.WithWorkers(1))
+	count := 0
+	r := spawn(t, s, func(c *actorpool.Context, msg any) {
+		count++
+		if msg == "exit" {
+			runtime.Goexit()
+		}
+		_ = c.Respond(count)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), failBound)
+	defer cancel()
+	if _, err := r.Ask(ctx, "exit"); !errors.Is(err, actorpool.ErrPanicked) {
+		t.Errorf("Ask of a Goexit message = %v, want ErrPanicked", err)
+	}
+	if v, err := r.Ask(ctx, "n"); v != 2 || err != nil {
+		t.Errorf("after Goexit Ask = %v, %v; want 2 (same behaviour, next turn)", v, err)
+	}
 }

@@ -45,6 +45,7 @@ func implementations() []spectest.Implementation {
 		implementation("ants-multi", true, compat.NewAntsMulti, knownAntsMulti, nil),
 		implementation("pond", true, compat.NewPond, knownPond, notesPond),
 		implementation("tunny", true, compat.NewTunny, knownTunny, notesTunny),
+		implementation("actor-router", false, compat.NewActorRouter, knownActorRouter, nil),
 	}
 }
 

@@ -82,6 +82,16 @@ var (
 		"CAP-6": "StopAndWait runs on pond's package-level default pool, which binds to the first testing/synctest bubble; the second bubble crashes the process (fatal error: sync: WaitGroup.Add called from multiple synctest bubbles)",
 		"RSZ-5": "Resize(5) on a stopped pool changes MaxConcurrency to 5 and reports nothing",
 	}
+	// The actor router keeps Ergo's act.Pool semantics, which are not a
+	// task pool's: a message is bound to a worker's mailbox when it is sent.
+	knownActorRouter = map[string]string{
+		"NEW-2": "a router of 64 starts 64 worker actors, and each runs its PreStart turn at once: 65 goroutines",
+		"SUB-2": "Tell never blocks (worker mailboxes are unbounded): 10000 gated tasks are accepted without blocking",
+		"CAP-4": "a grow adds workers, but messages already sent stay in the mailboxes of the busy workers they were forwarded to: after Resize(4) with 1 running and 2 waiting, 1 runs",
+		"CAP-6": "a worker removed by a shrink finishes its current message while the remaining workers go on: a task started with 1 running and capacity 1",
+		"CAP-7": "after Resize(1), the removed worker still runs A while the remaining one starts C",
+		"CAP-8": "messages forwarded before the grows stay queued behind busy workers: 3 tasks running 2s after the grow to 5 (Running()=3, Waiting()=30)",
+	}
 	knownTunny = map[string]string{
 		"NEW-1": "New(0) returns a pool with no workers, on which every Process blocks forever",
 		"NEW-2": "New(64) starts 64 worker goroutines at once",
