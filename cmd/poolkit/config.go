@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -16,10 +17,11 @@ Usage:
   poolkit [flags]              quick report (about 2 minutes on 2 cores): bench, spec and autoscale, as HTML
   poolkit [flags] report       the same
   poolkit [flags] bench        comparative benchmarks: medians and ratios to poolkit, raw results for benchstat
+  poolkit [flags] actors       actor benchmarks: poolkit's actorpool against protoactor-go and GoAkt
   poolkit [flags] spec         the conformance matrix: every SPEC.md clause against every pool
   poolkit [flags] autoscale    the autoscaler scenarios against a fixed-size oracle and three baselines
 
-spec and autoscale run the test suites with the go command: run poolkit from a clone of its repository.
+actors, spec and autoscale run the test suites with the go command: run poolkit from a clone of its repository.
 Flags go before or after the command.
 
 Flags:
@@ -34,14 +36,17 @@ type config struct {
 	rounds int
 	// workloads restricts bench to these workloads (all when empty).
 	workloads []string
-	out       string
-	readme    string
-	maxprocs  string
+	// actors restricts the actor benchmarks to the workloads it matches
+	// (all when nil).
+	actors   *regexp.Regexp
+	out      string
+	readme   string
+	maxprocs string
 	// plain forces plain progress lines even on a terminal.
 	plain bool
 }
 
-var commands = []string{"report", "bench", "spec", "autoscale"}
+var commands = []string{"report", "bench", "actors", "spec", "autoscale"}
 
 // errHelp is returned for -h and -help: usage was printed, nothing failed.
 var errHelp = flag.ErrHelp
@@ -59,6 +64,7 @@ func parseArgs(args []string, errOut io.Writer) (config, error) {
 	fs.BoolVar(&c.full, "full", false, "run the long comparison (about 20 minutes on 2 cores): more rounds, longer benchtimes, the CPU-bound autoscaler scenarios")
 	fs.IntVar(&c.rounds, "rounds", 0, "benchmark rounds (default 3, or 10 with -full)")
 	workloads := fs.String("workloads", "", "comma-separated benchmark workloads to run (default all)")
+	actors := fs.String("actors", "", "a regexp: the actor workloads to run (default all: "+strings.Join(actorWorkloads(), ", ")+"); one that matches none leaves the actor table out")
 	fs.StringVar(&c.out, "out", "poolkit-report", "folder the results, plots and HTML report are written to")
 	fs.StringVar(&c.readme, "readme", "", "report: also rewrite the results section of this README")
 	fs.StringVar(&c.maxprocs, "maxprocs", "", `how GOMAXPROCS is set: "" leaves Go's default; "automaxprocs" applies go.uber.org/automaxprocs (container CPU quota) to this program and the suites it runs`)
@@ -90,6 +96,13 @@ func parseArgs(args []string, errOut io.Writer) (config, error) {
 	if *workloads != "" {
 		c.workloads = strings.Split(*workloads, ",")
 	}
+	if *actors != "" {
+		re, err := regexp.Compile(*actors)
+		if err != nil {
+			return c, fmt.Errorf("-actors: %v", err)
+		}
+		c.actors = re
+	}
 	if c.maxprocs != "" && c.maxprocs != "automaxprocs" {
 		return c, fmt.Errorf(`-maxprocs %q: want "" or "automaxprocs"`, c.maxprocs)
 	}
@@ -107,10 +120,13 @@ func parseArgs(args []string, errOut io.Writer) (config, error) {
 func (c config) estimate() time.Duration {
 	light, heavy, heavyRounds := 10*time.Second, 20*time.Second, 1
 	spec, autoscale := 35*time.Second, 10*time.Second
+	actorRound := 8 * time.Second
 	if c.full {
 		light, heavyRounds = 45*time.Second, 3
 		autoscale = 13 * time.Minute
+		actorRound = 50 * time.Second
 	}
+	actors := time.Duration(actorRounds(c)) * actorRound * time.Duration(len(actorRuns(c))) / time.Duration(len(actorRuns(config{full: c.full})))
 	lightShare, withHeavy := 1.0, true
 	if len(c.workloads) > 0 {
 		n := 0
@@ -131,10 +147,12 @@ func (c config) estimate() time.Duration {
 	switch c.command {
 	case "bench":
 		return b
+	case "actors":
+		return actors
 	case "spec":
 		return spec
 	case "autoscale":
 		return autoscale
 	}
-	return b + spec + autoscale
+	return b + actors + spec + autoscale
 }

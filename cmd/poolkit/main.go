@@ -52,8 +52,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	what := map[string]string{
-		"report":    "benchmarks, conformance matrix and autoscaler scenarios",
+		"report":    "benchmarks (pools and actors), conformance matrix and autoscaler scenarios",
 		"bench":     "comparative benchmarks",
+		"actors":    "actor benchmarks",
 		"spec":      "conformance matrix",
 		"autoscale": "autoscaler scenarios",
 	}[c.command]
@@ -87,6 +88,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.command == "bench" || c.command == "report" {
 		if o.bench, err = runBench(c, stdout); err != nil {
 			fail("bench", err)
+		}
+	}
+	if root != "" && (c.command == "actors" || c.command == "report") && len(actorRuns(c)) > 0 {
+		if o.actors, err = runActors(c, root, stdout); err != nil {
+			fail("actors", err)
 		}
 	}
 	if root != "" && (c.command == "spec" || c.command == "report") {

@@ -52,6 +52,11 @@ func updateReadme(c config, o outcomes) error {
 			fmt.Fprintf(&b, "![%s](%s)\n\n", bo.results.Workloads[0].Name, rel(bo.charts[0]))
 		}
 	}
+	if ao := o.actors; ao != nil {
+		fmt.Fprintf(&b, "Actors, medians of %d rounds (in brackets poolkit's advantage, above 1 when poolkit did better; raw results in %s):\n\n",
+			ao.results.Rounds, rel(ao.raw))
+		b.WriteString(ao.results.markdown() + "\n")
+	}
 	if so := o.spec; so != nil {
 		if md, err := os.ReadFile(so.matrix); err == nil {
 			for _, line := range strings.Split(string(md), "\n") {

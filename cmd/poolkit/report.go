@@ -21,6 +21,7 @@ type reportData struct {
 	Machine, Generated, Command, Mode, Elapsed string
 	Errors                                     []string
 	Bench                                      *benchView
+	Actors                                     *actorsView
 	Spec                                       *specView
 	Autoscale                                  *autoscaleView
 }
@@ -34,6 +35,11 @@ type benchView struct {
 type workloadView struct {
 	Name, About, Chart string
 	Table              template.HTML
+}
+
+type actorsView struct {
+	Rounds, Raw, Data string
+	Table             template.HTML
 }
 
 type specView struct {
@@ -52,6 +58,7 @@ type autoscaleView struct {
 // outcomes is everything a report shows; a nil outcome's error is in errs.
 type outcomes struct {
 	bench     *benchOutcome
+	actors    *actorsOutcome
 	spec      *specOutcome
 	autoscale *autoscaleOutcome
 	errs      []string
@@ -94,6 +101,14 @@ func writeReport(c config, o outcomes) (string, error) {
 			})
 		}
 		d.Bench = v
+	}
+	if a := o.actors; a != nil {
+		d.Actors = &actorsView{
+			Rounds: fmt.Sprintf("Medians of %d rounds (%s)", a.results.Rounds, a.elapsed.Round(time.Second)),
+			Raw:    rel(a.raw),
+			Data:   rel(a.data),
+			Table:  template.HTML(markdownHTML(a.results.markdown(), 0)),
+		}
 	}
 	if s := o.spec; s != nil {
 		md, err := os.ReadFile(s.matrix)

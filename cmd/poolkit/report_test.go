@@ -172,8 +172,8 @@ func TestBenchCommand(t *testing.T) {
 }
 
 // TestReportSmoke runs a short report end to end: two benchmark workloads
-// in one round, the whole conformance suite and the I/O autoscaler
-// scenarios (both through the go command, as a user's run does), and
+// in one round, the actors' Ask, the whole conformance suite and the I/O
+// autoscaler scenarios (both through the go command, as a user's run does), and
 // checks the HTML page, its plots and the README section it rewrites.
 func TestReportSmoke(t *testing.T) {
 	dir := t.TempDir()
@@ -183,20 +183,20 @@ func TestReportSmoke(t *testing.T) {
 	}
 	out := filepath.Join(dir, "report")
 	var stdout, stderr strings.Builder
-	code := run([]string{"-plain", "-out", out, "-rounds", "1", "-workloads", "TinyTasks,ResizeGrow", "-readme", readme}, &stdout, &stderr)
+	code := run([]string{"-plain", "-out", out, "-rounds", "1", "-workloads", "TinyTasks,ResizeGrow", "-actors", "^Ask$", "-readme", readme}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, stderr.String(), stdout.String())
 	}
 	if !strings.Contains(stdout.String(), "takes about") {
 		t.Errorf("the quick report does not say up front how long it takes:\n%s", stdout.String())
 	}
-	checkReport(t, out, "bench", "spec", "autoscale", "TinyTasks", "ResizeGrow")
+	checkReport(t, out, "bench", "actors", "spec", "autoscale", "TinyTasks", "ResizeGrow")
 	got, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"before\n" + readmeBegin, readmeEnd + "\nafter", "| poolkit | 1.00x | 1.00x |",
-		"report/bench-tinytasks.svg", "Failing clauses", "poolkit beats every baseline"} {
+		"report/bench-tinytasks.svg", "| Ask | p99-ns (lower is better) |", "Failing clauses", "poolkit beats every baseline"} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("README lacks %q:\n%s", want, got)
 		}

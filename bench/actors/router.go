@@ -1,0 +1,59 @@
+package actors
+
+import (
+	"runtime"
+	"sync"
+	"time"
+)
+
+// RouterWorkers is the size of the routers measured: two workers per
+// core, so that a worker that waits leaves another to run.
+func RouterWorkers() int { return 2 * runtime.GOMAXPROCS(0) }
+
+// Router has producers goroutines send jobs through a round-robin pool
+// router to its workers, each job a countdown tick. A router that is
+// itself an actor puts one mailbox in front of all its workers; one that
+// routes on the sender's goroutine does not. One op is one job handled.
+func Router(c Contender, producers int) Workload {
+	return func(b B, n int) {
+		sys := start(b, c)
+		r, err := sys.NewRouter(RouterWorkers())
+		if err != nil {
+			b.Fatal(err)
+		}
+		// A round that reaches every worker, so that all have started.
+		warm := newCountdown(int64(RouterWorkers()))
+		for range RouterWorkers() {
+			if err := sys.Route(r, warm); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if !warm.wait(stuck) {
+			b.Fatal("the router's workers did not start")
+		}
+		per := max(1, n/producers)
+		total := per * producers
+		cd := newCountdown(int64(total))
+		var wg sync.WaitGroup
+		b.ReportAllocs()
+		b.ResetTimer()
+		t0 := time.Now()
+		for range producers {
+			wg.Go(func() {
+				for range per {
+					if err := sys.Route(r, cd); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if !cd.wait(stuck) {
+			b.Fatalf("%d of %d jobs were not handled", cd.left.Load(), total)
+		}
+		elapsed := time.Since(t0)
+		b.StopTimer()
+		reportRate(b, int64(total), elapsed)
+	}
+}

@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/template"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+
+	"github.com/poolkit/poolkit/bench"
+)
+
+// The actor benchmarks live in bench/actors, a module of its own (it
+// imports protoactor-go and GoAkt, which poolkit's module must not), so
+// they run as a test binary built from the source tree, in rounds: every
+// round runs every group once, and a group runs each workload over every
+// contender, one after the other, in one process.
+
+// actorGroup is a set of actor workloads run with one fixed iteration
+// count: a workload's op is a message or a request, and fixed counts keep
+// the heavy workloads (100,000 actors) out of the benchmark's ramp-up.
+type actorGroup struct {
+	workloads   []string
+	sub         string // a sub-benchmark pattern appended to the workloads'
+	quick, full string // -test.benchtime; "" leaves the group out
+}
+
+var actorGroups = []actorGroup{
+	{[]string{"PingPong", "FanIn", "Router"}, "", "200000x", "1000000x"},
+	{[]string{"Ask", "Serializer"}, "", "100000x", "300000x"},
+	{[]string{"Budget"}, "", "20000x", "50000x"},
+	// GoAkt starts a goroutine per actor and takes about 10 s to spawn and
+	// stop 100,000 of them: the quick run stops at 10,000.
+	{[]string{"FanOut"}, "//^actors=10000$", "200000x", ""},
+	{[]string{"FanOut"}, "", "", "1000000x"},
+}
+
+// actorWorkloads names every actor workload, for -actors.
+func actorWorkloads() []string {
+	var names []string
+	for _, g := range actorGroups {
+		for _, w := range g.workloads {
+			if !slices.Contains(names, w) {
+				names = append(names, w)
+			}
+		}
+	}
+	return names
+}
+
+// actorRounds is how many rounds the actor benchmarks run: the -rounds
+// asked, at most 5 with -full, whose rounds take about 50 s each.
+func actorRounds(c config) int {
+	if c.full {
+		return min(c.rounds, 5)
+	}
+	return c.rounds
+}
+
+// actorRun is one group as run: its -test.bench and -test.benchtime.
+type actorRun struct{ pattern, benchtime string }
+
+// actorRuns are the groups this configuration runs, restricted to the
+// workloads -actors selects.
+func actorRuns(c config) []actorRun {
+	var runs []actorRun
+	for _, g := range actorGroups {
+		bt := g.quick
+		if c.full {
+			bt = g.full
+		}
+		var ws []string
+		for _, w := range g.workloads {
+			if c.actors == nil || c.actors.MatchString(w) {
+				ws = append(ws, w)
+			}
+		}
+		if bt == "" || len(ws) == 0 {
+			continue
+		}
+		runs = append(runs, actorRun{"^Benchmark(" + strings.Join(ws, "|") + ")$" + g.sub, bt})
+	}
+	return runs
+}
+
+// actorMetrics are the metrics the table shows, in order; the others
+// (ns/op, B/op, allocs/op, stack bytes) stay in the raw file.
+var actorMetrics = []string{"msg/s", "p50-ns", "p99-ns", "cold-p50-ns", "cold-p99-ns", "hot-msg/s", "heapB/actor", "goroutines/actor"}
+
+// higherIsBetter says which way a metric points.
+func higherIsBetter(unit string) bool { return strings.HasSuffix(unit, "msg/s") }
+
+// actorResults is what the actors stage measured, as data: it is written
+// as JSON beside the raw results, and the tables are rendered from it.
+type actorResults struct {
+	Machine string
+	Rounds  int
+	Impls   []string // contenders, poolkit first
+	Rows    []actorRow
+}
+
+// actorRow is one metric of one benchmark configuration.
+type actorRow struct {
+	Bench  string // e.g. PingPong/inflight=1
+	Metric string
+	Higher bool // higher is better
+	Cells  map[string]actorCell
+}
+
+// actorCell is one contender's figure: the median over the rounds, and
+// the median of the per-round ratios to poolkit, oriented so that above 1
+// means poolkit did better (0 for poolkit itself, where poolkit has no
+// figure, and for goroutines per actor, where a ratio of near-zeros says
+// nothing).
+type actorCell struct {
+	Median    float64
+	Advantage float64 `json:",omitempty"`
+}
+
+// actorsOutcome is what the actors stage wrote.
+type actorsOutcome struct {
+	results *actorResults
+	raw     string // benchstat-format file
+	data    string // JSON
+	elapsed time.Duration
+}
+
+// runActors builds the actor benchmarks from the source tree at root and
+// runs them in rounds.
+func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) {
+	start := time.Now()
+	dir := filepath.Join(root, "bench", "actors")
+	bin, err := filepath.Abs(filepath.Join(c.out, "actors.test"))
+	if err != nil {
+		return nil, err
+	}
+	prog := newProgress("actors", c.plain, stdout)
+	prog.Step(0, -1, "building bench/actors (the first build fetches and compiles protoactor-go and GoAkt: a few minutes)")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		prog.Finish()
+		return nil, fmt.Errorf("building bench/actors: %v\n%s", err, out)
+	}
+	defer os.Remove(bin)
+	groups := actorRuns(c)
+	var raw bytes.Buffer
+	rounds := make([][]byte, 0, actorRounds(c))
+	for r := range actorRounds(c) {
+		var out bytes.Buffer
+		for i, g := range groups {
+			prog.Step(r*len(groups)+i, cap(rounds)*len(groups), fmt.Sprintf("round %d: %s", r+1, g.pattern))
+			cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", g.pattern, "-test.benchtime", g.benchtime, "-test.timeout", "30m")
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &stderr
+			if err := cmd.Run(); err != nil {
+				prog.Finish()
+				return nil, fmt.Errorf("round %d, %s: %v\n%s%s", r+1, g.pattern, err, lastLines(out.String(), 20), stderr.String())
+			}
+		}
+		raw.Write(out.Bytes())
+		rounds = append(rounds, out.Bytes())
+	}
+	prog.Finish()
+	res, err := summarizeActors(rounds)
+	if err != nil {
+		return nil, err
+	}
+	res.Machine = bench.ThisMachine().String()
+	o := &actorsOutcome{results: res, raw: filepath.Join(c.out, "actors.txt"), data: filepath.Join(c.out, "actors.json")}
+	if err := os.WriteFile(o.raw, raw.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	js, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(o.data, js, 0o644); err != nil {
+		return nil, err
+	}
+	o.elapsed = time.Since(start)
+	fmt.Fprintf(stdout, "\nActors. Machine: %s. Medians of %d rounds; in brackets, poolkit's advantage: the median over the rounds of the other's figure against poolkit's, above 1 when poolkit did better.\n\n", res.Machine, res.Rounds)
+	if err := res.writeMarkdown(stdout); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "\nRaw results (benchstat -col /impl %s): %s; as data: %s\n", o.raw, o.raw, o.data)
+	return o, nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n") + "\n"
+}
+
+// summarizeActors reads the raw output of each round (Go's benchmark
+// format, sub-benchmarks named impl=NAME) and computes the table.
+func summarizeActors(rounds [][]byte) (*actorResults, error) {
+	type key struct{ bench, metric string }
+	// values[key][impl][round]; a missing figure is absent from the map.
+	values := map[key]map[string]map[int]float64{}
+	var order []key
+	var impls []string
+	for r, data := range rounds {
+		rd := benchfmt.NewReader(bytes.NewReader(data), fmt.Sprintf("round %d", r+1))
+		for rd.Scan() {
+			res, ok := rd.Result().(*benchfmt.Result)
+			if !ok {
+				continue
+			}
+			base, parts := res.Name.Parts()
+			impl, name := "", string(base)
+			for _, p := range parts {
+				s := string(p)
+				switch {
+				case strings.HasPrefix(s, "/impl="):
+					impl = strings.TrimPrefix(s, "/impl=")
+				case strings.HasPrefix(s, "/"):
+					name += s
+				}
+			}
+			if impl == "" {
+				return nil, fmt.Errorf("%s: no impl= in the benchmark name", res.Name)
+			}
+			if !slices.Contains(impls, impl) {
+				impls = append(impls, impl)
+			}
+			for _, v := range res.Values {
+				// benchfmt tidies units (p99-ns to p99-sec); the table keeps
+				// the benchmark's own.
+				unit, value := v.Unit, v.Value
+				if v.OrigUnit != "" {
+					unit, value = v.OrigUnit, v.OrigValue
+				}
+				if !slices.Contains(actorMetrics, unit) {
+					continue
+				}
+				k := key{name, unit}
+				if values[k] == nil {
+					values[k] = map[string]map[int]float64{}
+					order = append(order, k)
+				}
+				if values[k][impl] == nil {
+					values[k][impl] = map[int]float64{}
+				}
+				values[k][impl][r] = value
+			}
+		}
+		if err := rd.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if len(order) == 0 {
+		return nil, fmt.Errorf("the actor benchmarks reported no results")
+	}
+	// poolkit first, the others in the order they ran.
+	if i := slices.Index(impls, "poolkit"); i > 0 {
+		impls = append([]string{"poolkit"}, slices.Delete(impls, i, i+1)...)
+	}
+	// Rows grouped by benchmark in the order they ran, each benchmark's
+	// metrics in actorMetrics order.
+	var benches []string
+	for _, k := range order {
+		if !slices.Contains(benches, k.bench) {
+			benches = append(benches, k.bench)
+		}
+	}
+	order = order[:0]
+	for _, b := range benches {
+		for _, m := range actorMetrics {
+			if values[key{b, m}] != nil {
+				order = append(order, key{b, m})
+			}
+		}
+	}
+	res := &actorResults{Rounds: len(rounds), Impls: impls}
+	for _, k := range order {
+		row := actorRow{Bench: k.bench, Metric: k.metric, Higher: higherIsBetter(k.metric), Cells: map[string]actorCell{}}
+		base := values[k]["poolkit"]
+		for impl, byRound := range values[k] {
+			var xs, adv []float64
+			for r, v := range byRound {
+				xs = append(xs, v)
+				if p, ok := base[r]; ok && impl != "poolkit" && row.Metric != "goroutines/actor" {
+					if a, ok := advantage(p, v, row.Higher); ok {
+						adv = append(adv, a)
+					}
+				}
+			}
+			cell := actorCell{Median: median(xs)}
+			if len(adv) > 0 {
+				cell.Advantage = median(adv)
+			}
+			row.Cells[impl] = cell
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+// advantage is how much better poolkit's figure p is than other's o: o/p
+// for a cost, p/o for a rate.
+func advantage(p, o float64, higher bool) (float64, bool) {
+	if higher {
+		p, o = o, p
+	}
+	if p <= 0 || o <= 0 {
+		return 0, false
+	}
+	return o / p, true
+}
+
+func median(xs []float64) float64 {
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &benchmath.DefaultThresholds), 0.95).Center
+}
+
+var actorTable = template.Must(template.New("actors").Funcs(template.FuncMap{
+	"cell": func(r actorRow, impl string) string {
+		c, ok := r.Cells[impl]
+		if !ok {
+			return ""
+		}
+		s := formatFigure(c.Median, r.Metric)
+		if c.Advantage > 0 {
+			s += fmt.Sprintf(" (%.2fx)", c.Advantage)
+		}
+		return s
+	},
+	"direction": func(r actorRow) string {
+		if r.Higher {
+			return "higher is better"
+		}
+		return "lower is better"
+	},
+}).Parse(`{{with .Compared}}| benchmark | metric |{{range $.Impls}} {{.}} |{{end}}
+|---|---|{{range $.Impls}}---|{{end}}
+{{range $r := .}}| {{$r.Bench}} | {{$r.Metric}} ({{direction $r}}) |{{range $.Impls}} {{cell $r .}} |{{end}}
+{{end}}{{end}}{{with .Alone}}
+poolkit alone (the others have no turn budget to set, or no serializer):
+
+| benchmark | metric | poolkit |
+|---|---|---|
+{{range $r := .}}| {{$r.Bench}} | {{$r.Metric}} ({{direction $r}}) | {{cell $r "poolkit"}} |
+{{end}}{{end}}`))
+
+// Compared are the rows with a figure from more than one contender.
+func (a *actorResults) Compared() []actorRow {
+	return slices.DeleteFunc(slices.Clone(a.Rows), func(r actorRow) bool { return len(r.Cells) < 2 })
+}
+
+// Alone are the rows with poolkit's figure only.
+func (a *actorResults) Alone() []actorRow {
+	return slices.DeleteFunc(slices.Clone(a.Rows), func(r actorRow) bool { return len(r.Cells) >= 2 })
+}
+
+// writeMarkdown writes the table as markdown.
+func (a *actorResults) writeMarkdown(w io.Writer) error { return actorTable.Execute(w, a) }
+
+// markdown is the table as a string.
+func (a *actorResults) markdown() string {
+	var b strings.Builder
+	if err := a.writeMarkdown(&b); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}
+
+// formatFigure prints a figure with three significant digits and a scale
+// suffix: 13.3M msg/s, 10.7µs, 509 B.
+func formatFigure(v float64, unit string) string {
+	switch {
+	case strings.HasSuffix(unit, "-ns"):
+		return (time.Duration(v) * time.Nanosecond).Round(roundTo(v)).String()
+	case strings.HasSuffix(unit, "msg/s"):
+		switch {
+		case v >= 1e6:
+			return fmt.Sprintf("%.2fM", v/1e6)
+		case v >= 1e3:
+			return fmt.Sprintf("%.0fk", v/1e3)
+		}
+	case unit == "goroutines/actor":
+		return fmt.Sprintf("%.3g", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// roundTo keeps three significant digits of a duration in nanoseconds.
+func roundTo(ns float64) time.Duration {
+	d := time.Duration(1)
+	for ns >= 1000 {
+		ns /= 10
+		d *= 10
+	}
+	return d
+}
