@@ -32,7 +32,7 @@ const (
 // is left behind).
 type mailbox struct {
 	mu     sync.Mutex
-	user   ring[envelope]
+	user   queue[envelope]
 	sys    []sysKind
 	limit  int  // user messages; 0: unbounded
 	closed bool // the actor stopped: nothing more is accepted
@@ -107,7 +107,7 @@ func (m *mailbox) close() []envelope {
 	for m.user.len() > 0 {
 		out = append(out, m.user.pop())
 	}
-	m.user = ring[envelope]{}
+	m.user = queue[envelope]{}
 	m.n.Add(-int64(len(out) + len(m.sys)))
 	m.sysN.Add(-int64(len(m.sys)))
 	m.sys = nil
@@ -116,7 +116,8 @@ func (m *mailbox) close() []envelope {
 }
 
 // ring is a growable FIFO; its zero value is empty and allocates nothing,
-// so an idle actor that never got a message costs no buffer.
+// so an idle actor that never got a message costs no buffer. Its length
+// is zero or a power of two, so that an index wraps with a mask.
 type ring[T any] struct {
 	buf        []T
 	head, size int
@@ -126,14 +127,12 @@ func (r *ring[T]) len() int { return r.size }
 
 func (r *ring[T]) push(v T) {
 	if r.size == len(r.buf) {
-		n := max(4, 2*len(r.buf))
-		buf := make([]T, n)
-		for i := range r.size {
-			buf[i] = r.buf[(r.head+i)%len(r.buf)]
-		}
+		buf := make([]T, max(4, 2*len(r.buf)))
+		n := copy(buf, r.buf[r.head:])
+		copy(buf[n:], r.buf[:r.head])
 		r.buf, r.head = buf, 0
 	}
-	r.buf[(r.head+r.size)%len(r.buf)] = v
+	r.buf[(r.head+r.size)&(len(r.buf)-1)] = v
 	r.size++
 }
 
@@ -141,12 +140,82 @@ func (r *ring[T]) pop() T {
 	var zero T
 	v := r.buf[r.head]
 	r.buf[r.head] = zero
-	r.head = (r.head + 1) % len(r.buf)
+	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.size--
 	if r.size == 0 {
 		r.head = 0
-		if len(r.buf) > 64 {
+		if len(r.buf) > ringKeep {
 			r.buf = nil // a burst is over: give the big buffer back
+		}
+	}
+	return v
+}
+
+// ringKeep is the largest buffer an empty ring keeps (4 KB of envelopes):
+// an actor that drains its mailbox now and then does not regrow it from
+// nothing every time, and an idle actor after a burst holds little.
+const ringKeep = 128
+
+// queue is a mailbox's FIFO: a ring of up to ringKeep entries, and past
+// that a list of fixed chunks, so that a backlog of any size is never
+// copied (a ring that doubles to a million entries copies them under the
+// mailbox's lock, and the senders wait). Its zero value is empty and
+// allocates nothing.
+//
+// Order: while the chunk list is not empty every entry in it is younger
+// than every entry in the ring (the ring fills first, and a push goes to
+// the chunks while there are any), so pop takes the ring first; the list
+// empties only after the ring has.
+type queue[T any] struct {
+	r          ring[T]
+	head, tail *chunk[T]
+	n          int // entries in the chunks
+}
+
+const chunkLen = 256
+
+type chunk[T any] struct {
+	buf        [chunkLen]T
+	next       *chunk[T]
+	start, end int // the live entries are buf[start:end]
+}
+
+func (q *queue[T]) len() int { return q.r.len() + q.n }
+
+func (q *queue[T]) push(v T) {
+	if q.n == 0 && (q.r.len() < len(q.r.buf) || len(q.r.buf) < ringKeep) {
+		q.r.push(v)
+		return
+	}
+	if q.tail == nil || q.tail.end == chunkLen {
+		c := new(chunk[T])
+		if q.tail == nil {
+			q.head = c
+		} else {
+			q.tail.next = c
+		}
+		q.tail = c
+	}
+	q.tail.buf[q.tail.end] = v
+	q.tail.end++
+	q.n++
+}
+
+func (q *queue[T]) pop() T {
+	if q.r.len() > 0 {
+		return q.r.pop()
+	}
+	c := q.head
+	v := c.buf[c.start]
+	var zero T
+	c.buf[c.start] = zero
+	c.start++
+	q.n--
+	if c.start == c.end {
+		if c == q.tail {
+			q.head, q.tail = nil, nil
+		} else {
+			q.head = c.next
 		}
 	}
 	return v

@@ -174,9 +174,12 @@ func (r *Router) pass(e envelope) bool {
 		set := r.workers.Load()
 		ws := *set
 		n := uint64(len(ws))
-		start := r.next.Add(1) - 1
-		for i := range n {
-			w := ws[(start+i)%n]
+		j := (r.next.Add(1) - 1) % n
+		for range n {
+			w := ws[j]
+			if j++; j == n {
+				j = 0
+			}
 			err := w.mb.put(e)
 			if err == nil {
 				w.wake()
