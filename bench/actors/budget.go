@@ -26,18 +26,7 @@ const (
 // cold requests' p50 and p99 latency and the hot actor's throughput.
 func Budget(budget int) Workload {
 	return func(b B, n int) {
-		sys, err := actorpool.New(actorpool.WithBudget(budget), actorpool.WithWorkers(1))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() {
-			b.StopTimer()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := sys.Shutdown(ctx); err != nil {
-				b.Error(err)
-			}
-		})
+		sys := startPoolkit(b, actorpool.WithBudget(budget), actorpool.WithWorkers(1))
 		var stop atomic.Bool
 		var hot atomic.Int64
 		hotRef, err := sys.Spawn(func() actorpool.Behavior {

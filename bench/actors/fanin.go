@@ -1,9 +1,8 @@
 package actors
 
 import (
+	"fmt"
 	"runtime"
-	"sync"
-	"time"
 )
 
 // FanIn has GOMAXPROCS goroutines tell one actor as fast as they can:
@@ -23,26 +22,8 @@ func FanIn(c Contender) Workload {
 				done.Do()
 			}
 		})
-		var wg sync.WaitGroup
-		b.ReportAllocs()
-		b.ResetTimer()
-		t0 := time.Now()
-		for range producers {
-			wg.Go(func() {
-				for range per {
-					if err := sys.Tell(sink, tok); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		if !done.wait(stuck) {
-			b.Fatalf("the actor did not handle all %d messages", total)
-		}
-		elapsed := time.Since(t0)
-		b.StopTimer()
+		elapsed := produce(b, producers, per, func() error { return sys.Tell(sink, tok) }, done,
+			fmt.Sprintf("the actor did not handle all %d messages", total))
 		reportRate(b, int64(total), elapsed)
 	}
 }

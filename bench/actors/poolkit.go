@@ -78,3 +78,21 @@ func (s *poolkitSystem) Close() error {
 	defer cancel()
 	return s.sys.Shutdown(ctx)
 }
+
+// startPoolkit starts an actorpool system for one run of a workload that
+// is poolkit's alone, and shuts it down when the run ends.
+func startPoolkit(b B, opts ...actorpool.Option) *actorpool.System {
+	sys, err := actorpool.New(opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		b.StopTimer()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := sys.Shutdown(ctx); err != nil {
+			b.Error(err)
+		}
+	})
+	return sys
+}

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -34,26 +35,34 @@ func Router(c Contender, producers int) Workload {
 		per := max(1, n/producers)
 		total := per * producers
 		cd := newCountdown(int64(total))
-		var wg sync.WaitGroup
-		b.ReportAllocs()
-		b.ResetTimer()
-		t0 := time.Now()
-		for range producers {
-			wg.Go(func() {
-				for range per {
-					if err := sys.Route(r, cd); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		if !cd.wait(stuck) {
-			b.Fatalf("%d of %d jobs were not handled", cd.left.Load(), total)
-		}
-		elapsed := time.Since(t0)
-		b.StopTimer()
+		elapsed := produce(b, producers, per, func() error { return sys.Route(r, cd) }, cd,
+			fmt.Sprintf("jobs were not handled (of %d)", total))
 		reportRate(b, int64(total), elapsed)
 	}
+}
+
+// produce has producers goroutines call send per times each, timed from
+// the start until cd reaches zero; it fails with what when cd does not.
+func produce(b B, producers, per int, send func() error, cd *countdown, what string) time.Duration {
+	var wg sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	t0 := time.Now()
+	for range producers {
+		wg.Go(func() {
+			for range per {
+				if err := send(); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if !cd.wait(stuck) {
+		b.Fatalf("%d left: %s", cd.left.Load(), what)
+	}
+	elapsed := time.Since(t0)
+	b.StopTimer()
+	return elapsed
 }

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"time"
 
 	"github.com/poolkit/poolkit/actorpool"
 )
@@ -14,18 +13,7 @@ import (
 // with many customers they include the queueing of the requests.
 func Serializer(throughSerializer bool, customers int) Workload {
 	return func(b B, n int) {
-		sys, err := actorpool.New()
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() {
-			b.StopTimer()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := sys.Shutdown(ctx); err != nil {
-				b.Error(err)
-			}
-		})
+		sys := startPoolkit(b)
 		target, err := sys.Spawn(func() actorpool.Behavior {
 			return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
 		})
