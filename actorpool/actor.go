@@ -103,10 +103,13 @@ func (a *actor) turn() {
 // idle is the running -> idle transition (A3). It reports whether the
 // turn took the actor back because a message arrived meanwhile.
 func (a *actor) idle() bool {
+	// Read before the store: once the actor is idle a sender may hand it
+	// to another worker, whose turn owns it (A2).
+	suspended := a.suspended
 	a.state.Store(stateIdle)
 	hook(hkIdle)
 	var left int64
-	if a.suspended {
+	if suspended {
 		left = a.mb.sysLen()
 	} else {
 		left = a.mb.n.Load()
@@ -264,14 +267,16 @@ func (a *actor) deliver(e envelope) (panicked bool) {
 var errGoexit = errors.New("actorpool: handler called runtime.Goexit")
 
 // stop ends the actor: the mailbox closes (a sender from now on gets
-// ErrStopped), the messages left become dead letters (or, for a worker its
-// router removed, go back to the router), and then PostStop runs, so that
-// by then every message is accounted for.
+// ErrStopped), the messages left become dead letters (or, for a router's
+// worker while the router runs, go back to the router to be forwarded
+// again), and then PostStop runs, so that by then every message is
+// accounted for.
 func (a *actor) stop() {
 	left := a.mb.close()
 	hook(hkStop)
+	back := len(left) > 0 && a.owner != nil && (a.retiring.Load() || a.owner.takesBack())
 	for _, e := range left {
-		if a.retiring.Load() && a.owner != nil {
+		if back {
 			a.owner.reroute(a, e)
 			continue
 		}

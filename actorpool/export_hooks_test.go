@@ -4,3 +4,14 @@ package actorpool
 
 // SetInterleaveSeed installs the seeded yields of hooks_on.go.
 func SetInterleaveSeed(seed uint64) { interleaveSeed.Store(seed) }
+
+// BreakAtIdle holds the first turn that stores idle, right after the
+// store, until resume is closed; reached is closed once a turn is held.
+func BreakAtIdle() (reached, resume chan struct{}) {
+	b := &breakpoint{at: hkIdle, reached: make(chan struct{}), resume: make(chan struct{})}
+	breakAt.Store(b)
+	return b.reached, b.resume
+}
+
+// ClearBreak removes the breakpoint.
+func ClearBreak() { breakAt.Store(nil) }

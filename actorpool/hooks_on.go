@@ -14,15 +14,32 @@ var interleaveSeed atomic.Uint64
 
 var steps atomic.Uint64
 
-func hook(hookPoint) {
-	seed := interleaveSeed.Load()
-	if seed == 0 {
-		return
+// breakAt, when set, stops the first goroutine that reaches its point
+// until the test says go on: a window held open on purpose.
+var breakAt atomic.Pointer[breakpoint]
+
+type breakpoint struct {
+	at      hookPoint
+	fired   atomic.Bool
+	reached chan struct{}
+	resume  chan struct{}
+}
+
+func hook(p hookPoint) {
+	if seed := interleaveSeed.Load(); seed != 0 {
+		x := seed ^ steps.Add(1)*0x9e3779b97f4a7c15
+		x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+		x = (x ^ x>>27) * 0x94d049bb133111eb
+		if (x^x>>31)&3 == 0 {
+			runtime.Gosched()
+		}
 	}
-	x := seed ^ steps.Add(1)*0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	if (x^x>>31)&3 == 0 {
-		runtime.Gosched()
+	// The breakpoint comes last: what the held goroutine does next is
+	// ordered after other goroutines' steps only by what the protocol
+	// itself synchronises (the steps counter would order it too, and hide
+	// a race the breakpoint means to show).
+	if b := breakAt.Load(); b != nil && b.at == p && b.fired.CompareAndSwap(false, true) {
+		close(b.reached)
+		<-b.resume
 	}
 }

@@ -19,9 +19,13 @@ import (
 //     a worker whose mailbox is full is skipped for the next one.
 //   - When every worker refuses, the sender gets ErrNoWorker and the
 //     message is counted in Unhandled: it is never dropped silently.
-//   - A worker found stopped (its handler's supervisor stopped it) is
-//     replaced by a new one in its place, which gets the message; the
-//     replacement is counted in Restarts.
+//   - A worker found stopped (its handler's supervisor stopped it, or it
+//     stopped itself) is replaced by a new one in its place, which gets
+//     the message; the replacement is counted in Restarts. The messages
+//     still queued to a worker when it stops go back to the router and
+//     are forwarded again, as a removed worker's are (below): a worker's
+//     death loses none of them. Only once the router itself has stopped
+//     do they become dead letters.
 //   - A message wrapped in Priority is handled by the router's own
 //     behaviour (WithRouterBehavior), not forwarded.
 //
@@ -161,6 +165,10 @@ func (r *Router) route(e envelope) error {
 		r.forwarded.Add(1)
 		return nil
 	}
+	if !r.takesBack() {
+		r.sys.refused.Add(1)
+		return ErrStopped
+	}
 	r.unhandled.Add(1)
 	return ErrNoWorker
 }
@@ -174,7 +182,10 @@ func (r *Router) pass(e envelope) bool {
 		set := r.workers.Load()
 		ws := *set
 		n := uint64(len(ws))
-		j := (r.next.Add(1) - 1) % n
+		var j uint64
+		if n > 0 {
+			j = (r.next.Add(1) - 1) % n
+		}
 		for range n {
 			w := ws[j]
 			if j++; j == n {
@@ -198,8 +209,18 @@ func (r *Router) pass(e envelope) bool {
 	}
 }
 
-// reroute forwards a message left in a removed worker's mailbox; it was
-// counted as forwarded when it first arrived.
+// takesBack reports whether the messages left to a stopping worker go
+// back to the router: yes, unless the router or its system is stopping
+// (then every worker is, and they are dead letters).
+func (r *Router) takesBack() bool {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	return !closed && !r.sys.shuttingDown()
+}
+
+// reroute forwards a message left in a removed or stopped worker's
+// mailbox; it was counted as forwarded when it first arrived.
 func (r *Router) reroute(from *actor, e envelope) {
 	if !r.pass(e) {
 		r.unhandled.Add(1)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"github.com/poolkit/poolkit/actorpool"
 	"github.com/poolkit/poolkit/resize"
@@ -148,25 +149,28 @@ func TestRouterFullMailboxes(t *testing.T) {
 // TestRouterReplacesDeadWorker: P-4. A worker that stopped is replaced in
 // its place by a new one, which gets the message; the size is unchanged.
 func TestRouterReplacesDeadWorker(t *testing.T) {
-	s := newSystem(t)
-	r, err := actorpool.NewRouter(s, 3, idWorkers())
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := r.Workers()
-	tell(t, r.Ref(), "die") // worker 0 stops itself
-	// Rotation: 1, 2, then worker 0's place, now a new worker.
-	for askWorker(t, r, before) != 2 {
-	}
-	if got := askWorker(t, r, before); got != -1 {
-		t.Errorf("the dead worker's place answered as worker %d, want a new one", got)
-	}
-	if after := r.Workers(); after[0] == before[0] || after[1] != before[1] {
-		t.Errorf("workers %v after replacing %v", after, before)
-	}
-	if st := r.Stats(); st.Restarts != 1 || st.Size != 3 {
-		t.Errorf("Stats = %+v, want 1 restart and size 3", st)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := newSystem(t)
+		r, err := actorpool.NewRouter(s, 3, idWorkers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := r.Workers()
+		tell(t, r.Ref(), "die") // worker 0 stops itself
+		synctest.Wait()         // and has stopped before the next message
+		// Rotation: 1, 2, then worker 0's place, now a new worker.
+		for askWorker(t, r, before) != 2 {
+		}
+		if got := askWorker(t, r, before); got != -1 {
+			t.Errorf("the dead worker's place answered as worker %d, want a new one", got)
+		}
+		if after := r.Workers(); after[0] == before[0] || after[1] != before[1] {
+			t.Errorf("workers %v after replacing %v", after, before)
+		}
+		if st := r.Stats(); st.Restarts != 1 || st.Size != 3 {
+			t.Errorf("Stats = %+v, want 1 restart and size 3", st)
+		}
+	})
 }
 
 // TestRouterPriority: P-5. A Priority message is handled by the router's
@@ -269,4 +273,65 @@ func TestRouterShrinkHandsQueueBack(t *testing.T) {
 	if dead.Load() != 0 {
 		t.Errorf("%d dead letters: a removed worker's queue was lost", dead.Load())
 	}
+}
+
+// TestRouterAfterStop: once the router has stopped it has no workers; a
+// message to it is refused with ErrStopped (and counted), never a panic.
+func TestRouterAfterStop(t *testing.T) {
+	s := newSystem(t)
+	r, err := actorpool.NewRouter(s, 2, idWorkers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Ref().Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Ref().Tell("late"); !errors.Is(err, actorpool.ErrStopped) {
+		t.Errorf("Tell after Stop = %v, want ErrStopped", err)
+	}
+	if _, err := r.Ref().Ask(context.Background(), "late"); !errors.Is(err, actorpool.ErrStopped) {
+		t.Errorf("Ask after Stop = %v, want ErrStopped", err)
+	}
+	if st := s.Stats(); st.Refused != 2 {
+		t.Errorf("Stats = %+v, want the 2 refused messages counted", st)
+	}
+}
+
+// TestRouterDeadWorkersQueueForwarded: a worker that stops itself with
+// messages queued behind it hands them back to the router, which
+// forwards them to the other workers (or the dead one's replacement):
+// none becomes a dead letter.
+func TestRouterDeadWorkersQueueForwarded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var dead atomic.Int64
+		s := newSystem(t, actorpool.WithDeadLetters(func(actorpool.DeadLetter) { dead.Add(1) }))
+		gate := make(chan struct{})
+		var handled atomic.Int64
+		r, err := actorpool.NewRouter(s, 2, func() actorpool.Behavior {
+			return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) {
+				if msg == "die" {
+					<-gate
+					_ = c.Self().Stop()
+					return
+				}
+				handled.Add(1)
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Rotation: die -> worker 0 (held at the gate), then 1, 0, 1, 0.
+		for _, m := range []any{"die", 1, 2, 3, 4} {
+			tell(t, r.Ref(), m)
+		}
+		synctest.Wait()
+		close(gate)
+		synctest.Wait()
+		if handled.Load() != 4 || dead.Load() != 0 {
+			t.Errorf("handled %d, dead letters %d; want the 4 messages handled, worker 0's two by another worker", handled.Load(), dead.Load())
+		}
+		if st := r.Stats(); st.Size != 2 || st.Unhandled != 0 {
+			t.Errorf("Stats = %+v, want size 2 and nothing unhandled", st)
+		}
+	})
 }

@@ -198,6 +198,13 @@ func (s *System) newActor(produce func() Behavior, opts []SpawnOption) (*actor, 
 	return a, nil
 }
 
+// shuttingDown reports whether Shutdown has begun.
+func (s *System) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mu.shutting
+}
+
 // start registers a and hands it its first message, sysStart.
 func (s *System) start(a *actor) error {
 	s.mu.Lock()
