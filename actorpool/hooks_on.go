@@ -26,6 +26,7 @@ type breakpoint struct {
 }
 
 func hook(p hookPoint) {
+	quiet() // the step counter must not order the actors' steps (hooks_race.go)
 	if seed := interleaveSeed.Load(); seed != 0 {
 		x := seed ^ steps.Add(1)*0x9e3779b97f4a7c15
 		x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
@@ -34,10 +35,7 @@ func hook(p hookPoint) {
 			runtime.Gosched()
 		}
 	}
-	// The breakpoint comes last: what the held goroutine does next is
-	// ordered after other goroutines' steps only by what the protocol
-	// itself synchronises (the steps counter would order it too, and hide
-	// a race the breakpoint means to show).
+	loud()
 	if b := breakAt.Load(); b != nil && b.at == p && b.fired.CompareAndSwap(false, true) {
 		close(b.reached)
 		<-b.resume

@@ -46,11 +46,16 @@ func hook(p hookPoint) {
 }
 
 func (s *interleaving) at(p hookPoint) {
+	quiet()
 	n := s.steps.Add(1)
 	s.trace[uint64(n)%uint64(len(s.trace))].Store(uint32(n)<<8 | uint32(p))
-	if f := s.breaks[p].Load(); f != nil {
-		(*f)()
+	f := s.breaks[p].Load()
+	loud()
+	if f != nil {
+		(*f)() // a test's breakpoint synchronises with the test as written
 	}
+	quiet()
+	defer loud()
 	r := splitmix(s.seed ^ uint64(n)*0x9e3779b97f4a7c15)
 	switch {
 	case s.changeEvery > 0 && r%s.changeEvery == 0:
