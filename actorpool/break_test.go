@@ -57,3 +57,43 @@ func TestIdleTransitionOwnsNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestRouteAcrossRetiredSet holds a sender that has read the router's
+// worker set [w0 w1], grows the router to four and shrinks it to two,
+// which retires w0 and w1, and lets the sender go on: every worker it
+// read refuses, and it must try the new set rather than give up with
+// ErrNoWorker.
+func TestRouteAcrossRetiredSet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSystem(t)
+		r, err := actorpool.NewRouter(s, 2, idWorkers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := r.Workers()
+		reached, resume := actorpool.BreakAtRoute()
+		defer actorpool.ClearBreak()
+		answer := make(chan error, 1)
+		go func() {
+			_, err := r.Ref().Ask(context.Background(), "id")
+			answer <- err
+		}()
+		<-reached
+		if err := r.Resize(4); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Resize(2); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait() // the two retired workers have stopped
+		for _, w := range old {
+			if err := w.Tell("id"); !errors.Is(err, actorpool.ErrStopped) {
+				t.Fatalf("retired worker Tell = %v, want ErrStopped", err)
+			}
+		}
+		close(resume)
+		if err := <-answer; err != nil {
+			t.Errorf("Ask through the router across a retired worker set = %v, want an answer", err)
+		}
+	})
+}

@@ -7,8 +7,14 @@ func SetInterleaveSeed(seed uint64) { interleaveSeed.Store(seed) }
 
 // BreakAtIdle holds the first turn that stores idle, right after the
 // store, until resume is closed; reached is closed once a turn is held.
-func BreakAtIdle() (reached, resume chan struct{}) {
-	b := &breakpoint{at: hkIdle, reached: make(chan struct{}), resume: make(chan struct{})}
+func BreakAtIdle() (reached, resume chan struct{}) { return breakAtPoint(hkIdle) }
+
+// BreakAtRoute holds the first sender that has read a router's worker
+// set, before it tries any worker of it.
+func BreakAtRoute() (reached, resume chan struct{}) { return breakAtPoint(hkRoute) }
+
+func breakAtPoint(p hookPoint) (reached, resume chan struct{}) {
+	b := &breakpoint{at: p, reached: make(chan struct{}), resume: make(chan struct{})}
 	breakAt.Store(b)
 	return b.reached, b.resume
 }

@@ -13,4 +13,5 @@ const (
 	hkIdle                       // a turn stored idle and is about to look at the mailbox again
 	hkReclaim                    // a turn saw a message after going idle and is about to take the actor back
 	hkStop                       // a stopping actor has closed its mailbox
+	hkRoute                      // a sender read a router's worker set and is about to try it
 )

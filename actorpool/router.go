@@ -180,6 +180,7 @@ func (r *Router) route(e envelope) error {
 func (r *Router) pass(e envelope) bool {
 	for {
 		set := r.workers.Load()
+		hook(hkRoute)
 		ws := *set
 		n := uint64(len(ws))
 		var j uint64
