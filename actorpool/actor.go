@@ -23,11 +23,13 @@ import (
 // behaviour (A2).
 //
 // Why no message is left behind at the idle transition (A3): a sender
-// adds its message (mailbox.n goes up), then loads state; the turn stores
-// idle, then loads mailbox.n. Both are sequentially consistent atomics, so
-// at least one sees the other: either the sender sees idle and schedules
-// the actor, or the turn sees the message and takes the actor back with
-// a CAS that only one of the two can win. Whoever wins owns the actor.
+// adds its message under the mailbox lock, then loads state; the turn
+// stores idle, then looks at the mailbox under the same lock. Either the
+// sender's critical section comes first, and the turn sees the message,
+// or the turn's does, and then its store of idle happened before the
+// sender's lock, so the sender's load sees idle (or a later state) and
+// schedules the actor. When both see each other they race for the actor
+// with a CAS that only one can win. Whoever wins owns the actor.
 const (
 	stateIdle int32 = iota
 	stateScheduled
@@ -72,7 +74,7 @@ func (a *actor) turn() {
 	handled := 0
 	for {
 		if handled >= a.sys.budget {
-			if a.mb.n.Load() > 0 {
+			if a.mb.pending(true) {
 				a.state.Store(stateScheduled)
 				hook(hkYield)
 				a.sys.schedule(a)
@@ -108,13 +110,7 @@ func (a *actor) idle() bool {
 	suspended := a.suspended
 	a.state.Store(stateIdle)
 	hook(hkIdle)
-	var left int64
-	if suspended {
-		left = a.mb.sysLen()
-	} else {
-		left = a.mb.n.Load()
-	}
-	if left == 0 {
+	if !a.mb.pending(!suspended) {
 		return false
 	}
 	hook(hkReclaim)

@@ -1,9 +1,6 @@
 package actorpool
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync"
 
 // envelope is a message with where it came from and where an answer goes.
 // Forwarding passes the envelope on unchanged, so the original sender and
@@ -26,21 +23,25 @@ const (
 )
 
 // mailbox holds an actor's pending messages: system messages, then user
-// messages in arrival order. Its lock is held only to add or take one
-// message; n mirrors the number of messages (both kinds) so that the idle
-// transition can look without the lock (see actor.turn for why no message
-// is left behind).
+// messages in arrival order. Its lock is held only to add, take or look:
+// the idle transition looks under it too, which is what makes a message
+// added meanwhile visible to one side or the other (see actor.go, A3).
 type mailbox struct {
 	mu     sync.Mutex
 	user   queue[envelope]
 	sys    []sysKind
 	limit  int  // user messages; 0: unbounded
 	closed bool // the actor stopped: nothing more is accepted
-	n      atomic.Int64
-	sysN   atomic.Int64 // system messages, for a suspended actor's idle transition
 }
 
-func (m *mailbox) sysLen() int64 { return m.sysN.Load() }
+// pending reports whether a message is waiting: a system message, or,
+// unless userToo is false, a user message.
+func (m *mailbox) pending(userToo bool) bool {
+	m.mu.Lock()
+	p := len(m.sys) > 0 || (userToo && m.user.len() > 0)
+	m.mu.Unlock()
+	return p
+}
 
 // put adds a user message. It fails when the mailbox is closed or full.
 func (m *mailbox) put(e envelope) error {
@@ -54,7 +55,6 @@ func (m *mailbox) put(e envelope) error {
 		return ErrMailboxFull
 	}
 	m.user.push(e)
-	m.n.Add(1)
 	m.mu.Unlock()
 	return nil
 }
@@ -67,8 +67,6 @@ func (m *mailbox) putSys(k sysKind) error {
 		return ErrStopped
 	}
 	m.sys = append(m.sys, k)
-	m.sysN.Add(1)
-	m.n.Add(1)
 	m.mu.Unlock()
 	return nil
 }
@@ -83,14 +81,11 @@ func (m *mailbox) take(userToo bool) (k sysKind, e envelope, ok bool) {
 		if len(m.sys) == 0 {
 			m.sys = nil
 		}
-		m.sysN.Add(-1)
-		m.n.Add(-1)
 		m.mu.Unlock()
 		return k, envelope{}, true
 	}
 	if userToo && m.user.len() > 0 {
 		e = m.user.pop()
-		m.n.Add(-1)
 		m.mu.Unlock()
 		return 0, e, true
 	}
@@ -108,8 +103,6 @@ func (m *mailbox) close() []envelope {
 		out = append(out, m.user.pop())
 	}
 	m.user = queue[envelope]{}
-	m.n.Add(-int64(len(out) + len(m.sys)))
-	m.sysN.Add(-int64(len(m.sys)))
 	m.sys = nil
 	m.mu.Unlock()
 	return out
