@@ -37,7 +37,7 @@
 // no local slot for sends made inside a turn. The engine's queue is a
 // lock-free ring with a spinning worker, which is what the per-worker
 // structures of GoAkt and Tokio buy on many cores. On the 2-core machines
-// this was measured on it already handles ping-pong at 15M msg/s (100 in
+// this was measured on it already handles ping-pong at 13-15M msg/s (100 in
 // flight per pair), above protoactor-go and 8x GoAkt (the README's actor
 // section has the table, go run ./cmd/poolkit actors measures it again);
 // whether per-worker rings pay is to be measured on more cores.
