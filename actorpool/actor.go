@@ -54,49 +54,97 @@ type actor struct {
 	router   *Router     // set on a router's own actor: what is told to it is routed
 	owner    *Router     // set on a router's worker
 	retiring atomic.Bool // the router removed this worker: its queue goes back to the router
+
+	// next is the turn's local slot: an actor this turn woke by a send
+	// from its handler, run by the same worker right after this turn
+	// instead of going through the engine's queue. Open (nil) while a
+	// turn runs; the turn closes it (slotClosed) before it gives the
+	// actor up, and takes what it holds along.
+	next atomic.Pointer[actor]
 }
+
+// slotClosed marks a local slot no send may fill: the turn has ended.
+var slotClosed = new(actor)
+
+// maxChain is how many turns in a row one engine unit runs through local
+// slots before the next woken actor goes through the engine's queue like
+// any other: a pair of actors that keep waking each other cannot keep a
+// worker from the rest of the queue.
+const maxChain = 16
 
 // wake makes sure the actor will look at its mailbox: called by whoever
 // added a message, after adding it (A3).
-func (a *actor) wake() {
+func (a *actor) wake() { a.wakeFrom(nil) }
+
+// wakeFrom is wake for a send made by cur's handler (cur nil: from
+// outside any turn): the actor goes into cur's local slot if it is free.
+func (a *actor) wakeFrom(cur *actor) {
 	if a.state.Load() == stateIdle && a.state.CompareAndSwap(stateIdle, stateScheduled) {
 		hook(hkScheduled)
+		if cur != nil && cur.next.CompareAndSwap(nil, a) {
+			return
+		}
 		a.sys.schedule(a)
 	}
+}
+
+// runTurns is the engine's unit of work for an actor: its turn, then the
+// turns of the actors left in the local slots, up to maxChain.
+func runTurns(a *actor) {
+	for range maxChain {
+		a = a.turn()
+		if a == nil {
+			return
+		}
+	}
+	a.sys.schedule(a)
+}
+
+// release closes the local slot and returns what it held, to be run
+// next; called by every turn before it gives the actor up.
+func (a *actor) release() *actor {
+	if nx := a.next.Swap(slotClosed); nx != nil && nx != slotClosed {
+		return nx
+	}
+	return nil
 }
 
 // turn is the engine's unit of work for an actor: it handles up to the
 // budget of user messages (system messages first, at every dequeue), then
 // either goes idle or, with messages left, yields to the back of the
 // engine's queue so that other actors get their turn.
-func (a *actor) turn() {
+func (a *actor) turn() (next *actor) {
+	a.next.Store(nil)
 	a.state.Store(stateRunning)
 	handled := 0
 	for {
 		if handled >= a.sys.budget {
 			if a.mb.pending(true) {
+				next = a.release()
 				a.state.Store(stateScheduled)
 				hook(hkYield)
 				a.sys.schedule(a)
-				return
+				return next
 			}
 			handled = 0 // budget spent on an empty mailbox: go idle, not round again
 		}
 		k, e, ok := a.mb.take(!a.suspended)
 		if !ok {
+			next = a.release()
 			if !a.idle() {
-				return
+				return next
 			}
+			a.next.Store(next) // taken back: the slot reopens with what it held
 			continue
 		}
 		if k != 0 {
 			if a.system(k) {
-				return // stopped
+				return a.release() // stopped
 			}
 			continue
 		}
 		if a.handle(e) {
-			return // stopped
+			return a.release() // stopped
 		}
 		handled++
 	}
@@ -249,6 +297,9 @@ func (a *actor) deliver(e envelope) (panicked bool) {
 				e.reply.answer(nil, ErrPanicked)
 			}
 			a.ctx.env = envelope{}
+			if nx := a.release(); nx != nil {
+				a.sys.schedule(nx)
+			}
 			a.state.Store(stateScheduled)
 			a.sys.schedule(a)
 		}

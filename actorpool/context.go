@@ -36,19 +36,19 @@ func (c *Context) Respond(v any) error {
 	if c.env.sender == nil {
 		return ErrNoSender
 	}
-	return Ref{c.env.sender}.send(envelope{msg: v, sender: c.a})
+	return Ref{c.env.sender}.sendFrom(envelope{msg: v, sender: c.a}, c.a)
 }
 
 // Tell tells msg to another actor with this actor as its sender, as
 // Ref.Tell does.
 func (c *Context) Tell(to Ref, msg any) error {
-	return to.send(envelope{msg: msg, sender: c.a})
+	return to.sendFrom(envelope{msg: msg, sender: c.a}, c.a)
 }
 
 // Forward passes the message being handled on to another actor unchanged:
 // its sender and, for an Ask, the caller waiting for the answer, are kept,
 // so the other actor answers the original caller directly.
-func (c *Context) Forward(to Ref) error { return to.send(c.env) }
+func (c *Context) Forward(to Ref) error { return to.sendFrom(c.env, c.a) }
 
 // Spawn starts an actor, as System.Spawn does.
 func (c *Context) Spawn(produce func() Behavior, opts ...SpawnOption) (Ref, error) {

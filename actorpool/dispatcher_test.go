@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"github.com/poolkit/poolkit/actorpool"
 )
@@ -273,4 +274,63 @@ func TestAskRoundTrip(t *testing.T) {
 			t.Fatalf("Ask(%d) = %v, %v", i, v, err)
 		}
 	}
+}
+
+// TestLocalSlotDoesNotStarve: two actors that wake each other for ever
+// run through each other's local slot on one worker, but only maxChain
+// turns in a row: an actor asked meanwhile still gets its turn.
+func TestLocalSlotDoesNotStarve(t *testing.T) {
+	s := newSystem(t, actorpool.WithWorkers(1))
+	var stop atomic.Bool
+	var ping, pong actorpool.Ref
+	bounce := func(other *actorpool.Ref) func(*actorpool.Context, any) {
+		return func(c *actorpool.Context, msg any) {
+			if !stop.Load() {
+				_ = c.Tell(*other, msg)
+			}
+		}
+	}
+	ping = spawn(t, s, bounce(&pong))
+	pong = spawn(t, s, bounce(&ping))
+	echo := spawn(t, s, func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
+	tell(t, ping, "ball")
+	ctx, cancel := context.WithTimeout(context.Background(), failBound)
+	defer cancel()
+	for i := range 100 {
+		if v, err := echo.Ask(ctx, i); v != i || err != nil {
+			t.Fatalf("Ask %d beside a bouncing pair = %v, %v", i, v, err)
+		}
+	}
+	stop.Store(true)
+}
+
+// TestLeakedContextTell: a Context used after its handler returned (a
+// misuse the doc warns of) still delivers: the send cannot land in the
+// local slot of a turn that has ended, where nobody would run it.
+func TestLeakedContextTell(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSystem(t, actorpool.WithWorkers(2))
+		leaked := make(chan *actorpool.Context, 1)
+		a := spawn(t, s, func(c *actorpool.Context, msg any) {
+			if msg == "leak" {
+				leaked <- c
+			}
+		})
+		var got atomic.Int32
+		b := spawn(t, s, func(c *actorpool.Context, msg any) {
+			if msg == "late" {
+				got.Add(1)
+			}
+			_ = c.Respond(msg)
+		})
+		tell(t, a, "leak")
+		c := <-leaked
+		synctest.Wait() // a's turn has ended, b is idle
+		if err := c.Tell(b, "late"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Ask(context.Background(), "after"); err != nil || got.Load() != 1 {
+			t.Errorf("after a late Tell through a leaked Context: Ask = %v, late handled %d times; want nil, 1", err, got.Load())
+		}
+	})
 }

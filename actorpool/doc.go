@@ -32,15 +32,26 @@
 // Supervisor: restart with a fresh behaviour (after a doubling backoff,
 // within a restart budget, so a crash loop stops), resume, or stop.
 //
-// What is not here: the dispatcher has one shared ready queue (the
-// engine's) and no per-worker rings, so it does no work stealing and has
-// no local slot for sends made inside a turn. The engine's queue is a
-// lock-free ring with a spinning worker, which is what the per-worker
-// structures of GoAkt and Tokio buy on many cores. On the 2-core machines
-// this was measured on it already handles ping-pong at 13-15M msg/s (100 in
-// flight per pair), above protoactor-go and 8x GoAkt (the README's actor
-// section has the table, go run ./cmd/poolkit actors measures it again);
-// whether per-worker rings pay is to be measured on more cores.
+// # What the scheduler kept, and what it bought
+//
+// A send made by a handler to an idle actor puts that actor in the
+// sending turn's local slot (like the runnext slot of Go's scheduler):
+// the same worker runs it right after the current turn, without going
+// through the engine's queue or waking another goroutine. At most 16
+// turns run in a row this way; the next woken actor goes through the
+// queue, so a pair of actors that keep waking each other cannot keep a
+// worker from the rest (TestLocalSlotDoesNotStarve). Measured on 2 cores
+// against the same code without it: ping-pong with one message in flight
+// per pair 3.2M -> 10.6M msg/s, with 100 in flight 15.7M -> 25.5M; fan-in,
+// routers, Ask and the serializer unchanged. The price: an actor in a slot
+// waits for the rest of its waker's turn (at most a budget of messages)
+// even if another worker is free.
+//
+// Not built: per-worker rings, work stealing and a periodic look at the
+// global queue. With one shared queue (a lock-free ring with a spinning
+// worker) every worker already sees all the work, which is what stealing
+// buys; whether per-worker rings pay is to be measured on more than the 2
+// cores this was built on.
 //
 // # Order
 //

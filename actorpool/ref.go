@@ -71,8 +71,12 @@ func (r Ref) Stop() error {
 	return nil
 }
 
-// send is the one way into a mailbox.
-func (r Ref) send(e envelope) error {
+// send is the one way into a mailbox, from outside any turn.
+func (r Ref) send(e envelope) error { return r.sendFrom(e, nil) }
+
+// sendFrom sends from the handler of cur (nil: from outside any turn):
+// an idle receiver may then run next on cur's worker (actor.next).
+func (r Ref) sendFrom(e envelope, cur *actor) error {
 	if r.a == nil {
 		return ErrNilRef
 	}
@@ -99,6 +103,6 @@ func (r Ref) send(e envelope) error {
 		}
 		return err
 	}
-	a.wake()
+	a.wakeFrom(cur)
 	return nil
 }

@@ -123,7 +123,7 @@ func (s *Serializer) start(c *Context, cust envelope) {
 		_ = self.send(envelope{msg: reply{proxy: p, v: v, err: err}})
 	}
 	s.cur, s.cust = p, cust
-	if err := s.service.send(envelope{msg: cust.msg, sender: c.a, reply: p}); err != nil {
+	if err := s.service.sendFrom(envelope{msg: cust.msg, sender: c.a, reply: p}, c.a); err != nil {
 		p.answer(nil, err) // comes back as a reply, in order
 	}
 }
@@ -137,7 +137,7 @@ func (s *Serializer) answer(c *Context, cust envelope, v any, err error) {
 		if err != nil {
 			v = err
 		}
-		_ = Ref{cust.sender}.send(envelope{msg: v, sender: c.a})
+		_ = Ref{cust.sender}.sendFrom(envelope{msg: v, sender: c.a}, c.a)
 	}
 }
 

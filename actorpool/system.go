@@ -128,7 +128,7 @@ func New(opts ...Option) (*System, error) {
 	s.mu.live = make(map[*actor]struct{})
 	// Each actor is in the engine's queue at most once (A1), so the queue
 	// needs room for every live actor: it overflows instead of blocking.
-	eng, err := pool.NewFunc(c.workers, (*actor).turn, pool.WithUnboundedQueue(),
+	eng, err := pool.NewFunc(c.workers, runTurns, pool.WithUnboundedQueue(),
 		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.panicked(r) }))
 	if err != nil {
 		return nil, err
