@@ -77,11 +77,15 @@ const maxChain = 16
 func (a *actor) wake() { a.wakeFrom(nil) }
 
 // wakeFrom is wake for a send made by cur's handler (cur nil: from
-// outside any turn): the actor goes into cur's local slot if it is free.
+// outside any turn): the actor goes into cur's local slot if the slot is
+// empty and no worker is free. A free worker (or a spinning one) would
+// take it from the engine's queue at once, where the slot would keep it
+// waiting for the rest of cur's turn: an actor never waits in a slot
+// beside a free worker.
 func (a *actor) wakeFrom(cur *actor) {
 	if a.state.Load() == stateIdle && a.state.CompareAndSwap(stateIdle, stateScheduled) {
 		hook(hkScheduled)
-		if cur != nil && cur.next.CompareAndSwap(nil, a) {
+		if cur != nil && cur.sys.eng.Free() == 0 && cur.next.CompareAndSwap(nil, a) {
 			return
 		}
 		a.sys.schedule(a)

@@ -334,3 +334,26 @@ func TestLeakedContextTell(t *testing.T) {
 		}
 	})
 }
+
+// TestSlotNeverBesideFreeWorker: D-10 for a shared queue. A handler
+// wakes another actor and then blocks; with a second worker free, the
+// woken actor runs at once on it, not in the blocked turn's local slot.
+func TestSlotNeverBesideFreeWorker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSystem(t, actorpool.WithWorkers(2))
+		var handled atomic.Int32
+		y := spawn(t, s, func(*actorpool.Context, any) { handled.Add(1) })
+		gate := make(chan struct{})
+		x := spawn(t, s, func(c *actorpool.Context, msg any) {
+			_ = c.Tell(y, "hi")
+			<-gate
+		})
+		synctest.Wait() // both started, both workers idle
+		tell(t, x, "go")
+		synctest.Wait() // x blocks in its handler
+		if handled.Load() != 1 {
+			t.Error("the actor woken by a blocked handler waited for it beside a free worker")
+		}
+		close(gate)
+	})
+}
