@@ -5,6 +5,7 @@ package actorpool_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -94,6 +95,42 @@ func TestRouteAcrossRetiredSet(t *testing.T) {
 		close(resume)
 		if err := <-answer; err != nil {
 			t.Errorf("Ask through the router across a retired worker set = %v, want an answer", err)
+		}
+	})
+}
+
+// TestTakeBackKeepsLocalSlot: a turn whose handler woke B (into its local
+// slot: the only worker is busy) goes idle; a message to it arrives in
+// that window, and the turn takes its actor back before the sender can.
+// B must still run: the slot reopens with B in it.
+func TestTakeBackKeepsLocalSlot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSystem(t, actorpool.WithWorkers(1))
+		var hi atomic.Int32
+		b := spawn(t, s, func(c *actorpool.Context, msg any) {
+			if msg == "hi" {
+				hi.Add(1)
+			}
+		})
+		a := spawn(t, s, func(c *actorpool.Context, msg any) {
+			if msg == "go" {
+				_ = c.Tell(b, "hi")
+			}
+		})
+		synctest.Wait() // both started and idle
+		defer actorpool.ClearBreak()
+		idleReached, idleResume := actorpool.BreakAtIdle()
+		tell(t, a, "go")
+		<-idleReached // a's turn stored idle, b in its slot
+		putReached, putResume := actorpool.BreakAtPut()
+		go func() { _ = a.Tell("x") }()
+		<-putReached // the message is in a's mailbox, its sender not yet waking a
+		close(idleResume)
+		synctest.Wait() // a's turn took a back, handled x, and ran its slot
+		close(putResume)
+		synctest.Wait()
+		if hi.Load() != 1 {
+			t.Errorf("b handled hi %d times, want 1: the slot was lost when the turn took its actor back", hi.Load())
 		}
 	})
 }

@@ -305,11 +305,12 @@ func TestLocalSlotDoesNotStarve(t *testing.T) {
 }
 
 // TestLeakedContextTell: a Context used after its handler returned (a
-// misuse the doc warns of) still delivers: the send cannot land in the
-// local slot of a turn that has ended, where nobody would run it.
+// misuse the doc warns of) still delivers, even when the only worker is
+// busy: the send cannot land in the local slot of a turn that has ended,
+// where nobody would run it.
 func TestLeakedContextTell(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSystem(t, actorpool.WithWorkers(2))
+		s := newSystem(t, actorpool.WithWorkers(1))
 		leaked := make(chan *actorpool.Context, 1)
 		a := spawn(t, s, func(c *actorpool.Context, msg any) {
 			if msg == "leak" {
@@ -323,12 +324,17 @@ func TestLeakedContextTell(t *testing.T) {
 			}
 			_ = c.Respond(msg)
 		})
+		gate := make(chan struct{})
+		z := spawn(t, s, func(*actorpool.Context, any) { <-gate })
 		tell(t, a, "leak")
 		c := <-leaked
 		synctest.Wait() // a's turn has ended, b is idle
+		tell(t, z, "block")
+		synctest.Wait() // z holds the only worker: no worker is free
 		if err := c.Tell(b, "late"); err != nil {
 			t.Fatal(err)
 		}
+		close(gate)
 		if _, err := b.Ask(context.Background(), "after"); err != nil || got.Load() != 1 {
 			t.Errorf("after a late Tell through a leaked Context: Ask = %v, late handled %d times; want nil, 1", err, got.Load())
 		}

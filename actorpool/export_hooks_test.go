@@ -13,11 +13,19 @@ func BreakAtIdle() (reached, resume chan struct{}) { return breakAtPoint(hkIdle)
 // set, before it tries any worker of it.
 func BreakAtRoute() (reached, resume chan struct{}) { return breakAtPoint(hkRoute) }
 
+// BreakAtPut holds the first sender that has added its message, before
+// it wakes the actor.
+func BreakAtPut() (reached, resume chan struct{}) { return breakAtPoint(hkPut) }
+
 func breakAtPoint(p hookPoint) (reached, resume chan struct{}) {
 	b := &breakpoint{at: p, reached: make(chan struct{}), resume: make(chan struct{})}
-	breakAt.Store(b)
+	breakAt[p].Store(b)
 	return b.reached, b.resume
 }
 
-// ClearBreak removes the breakpoint.
-func ClearBreak() { breakAt.Store(nil) }
+// ClearBreak removes every breakpoint.
+func ClearBreak() {
+	for i := range breakAt {
+		breakAt[i].Store(nil)
+	}
+}

@@ -14,4 +14,6 @@ const (
 	hkReclaim                    // a turn saw a message after going idle and is about to take the actor back
 	hkStop                       // a stopping actor has closed its mailbox
 	hkRoute                      // a sender read a router's worker set and is about to try it
+	hkPut                        // a sender added its message and is about to wake the actor
+	numHookPoints
 )

@@ -14,9 +14,9 @@ var interleaveSeed atomic.Uint64
 
 var steps atomic.Uint64
 
-// breakAt, when set, stops the first goroutine that reaches its point
-// until the test says go on: a window held open on purpose.
-var breakAt atomic.Pointer[breakpoint]
+// breakAt, when set for a point, stops the first goroutine that reaches
+// it until the test says go on: a window held open on purpose.
+var breakAt [numHookPoints]atomic.Pointer[breakpoint]
 
 type breakpoint struct {
 	at      hookPoint
@@ -36,7 +36,7 @@ func hook(p hookPoint) {
 		}
 	}
 	loud()
-	if b := breakAt.Load(); b != nil && b.at == p && b.fired.CompareAndSwap(false, true) {
+	if b := breakAt[p].Load(); b != nil && b.fired.CompareAndSwap(false, true) {
 		close(b.reached)
 		<-b.resume
 	}

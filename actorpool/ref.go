@@ -103,6 +103,7 @@ func (r Ref) sendFrom(e envelope, cur *actor) error {
 		}
 		return err
 	}
+	hook(hkPut)
 	a.wakeFrom(cur)
 	return nil
 }
