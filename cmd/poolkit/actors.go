@@ -171,6 +171,7 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 		raw.Write(out.Bytes())
 		rounds = append(rounds, out.Bytes())
 	}
+	prog.Step(cap(rounds)*len(groups), cap(rounds)*len(groups), "")
 	prog.Finish()
 	res, err := summarizeActors(rounds)
 	if err != nil {
