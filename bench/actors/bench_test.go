@@ -26,7 +26,11 @@ func BenchmarkSerializer(b *testing.B) { actors.BenchSerializer(b) }
 func TestSmoke(t *testing.T) { actors.Smoke(t, contenders, true) }
 
 // TestMain checks that no run leaves a goroutine behind: poolkit's and
-// protoactor's systems both stop every actor they started.
+// protoactor's systems both stop every actor they started. GoAkt v4.2.1
+// leaves one goroutine per stopped system (drainCoalescedFailures, started
+// by Start and never stopped by Stop); that one, and only that one, is
+// ignored.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("github.com/tochemey/goakt/v4/actor.(*actorSystem).drainCoalescedFailures"))
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(),
+		goleak.IgnoreTopFunction("github.com/tochemey/goakt/v4/actor.(*actorSystem).drainCoalescedFailures"))
 }
