@@ -113,10 +113,11 @@ func (a *actor) release() *actor {
 	return nil
 }
 
-// turn is the engine's unit of work for an actor: it handles up to the
-// budget of user messages (system messages first, at every dequeue), then
-// either goes idle or, with messages left, yields to the back of the
-// engine's queue so that other actors get their turn.
+// turn is one turn of an actor (runTurns chains them): it handles up to
+// the budget of user messages (system messages first, at every dequeue),
+// then either goes idle or, with messages left, yields to the back of the
+// engine's queue so that other actors get their turn. It returns the
+// actor its local slot held, to run next on this worker, or nil.
 func (a *actor) turn() (next *actor) {
 	a.next.Store(nil)
 	a.state.Store(stateRunning)

@@ -144,9 +144,12 @@ func (r *ring[T]) pop() T {
 	return v
 }
 
-// ringKeep is the largest buffer an empty ring keeps (4 KB of envelopes):
-// an actor that drains its mailbox now and then does not regrow it from
-// nothing every time, and an idle actor after a burst holds little.
+// ringKeep is the largest buffer an empty ring keeps (4 KB of envelopes),
+// and the most a mailbox's ring grows to before a backlog goes into
+// chunks: an actor that drains its mailbox now and then does not regrow
+// it from nothing every time, and an idle actor after a burst holds
+// little. (The serializer's ring has no chunks behind it and may grow
+// past it; it gives the big buffer back when it empties.)
 const ringKeep = 128
 
 // queue is a mailbox's FIFO: a ring of up to ringKeep entries, and past
