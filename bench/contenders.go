@@ -1,7 +1,8 @@
 // Package bench compares poolkit's pools with the Go pools people use
-// instead (ants, pond, tunny, conc, errgroup, gammazero/workerpool) and
-// with the floors: a goroutine per task, a hand-rolled set of goroutines on
-// a buffered channel, and running the work inline. Every contender
+// instead (ants, pond, tunny, conc, errgroup, gammazero/workerpool), with
+// poolkit's drop-in for ants (poolkit-ants) beside ants, and with the
+// floors: a goroutine per task, a hand-rolled set of goroutines on a
+// buffered channel, and running the work inline. Every contender
 // implements runner, so each workload is written once and runs over all of
 // them in the same process.
 //
@@ -22,6 +23,7 @@ import (
 	concpool "github.com/sourcegraph/conc/pool"
 	"golang.org/x/sync/errgroup"
 
+	dropin "github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -58,6 +60,7 @@ func contenders() []contender {
 		{name: "chan", make: newChanWorkers},
 		{name: "goroutine", make: newGoroutinePerTask},
 		{name: "ants", make: newAnts},
+		{name: "poolkit-ants", make: newDropIn},
 		{name: "pond", make: newPond},
 		{name: "pond-submit", make: newPondSubmit, variant: true},
 		{name: "tunny", make: newTunny},
@@ -134,6 +137,23 @@ func (r antsRunner) Resize(n int) error    { r.p.Tune(n); return nil }
 func (r antsRunner) Close() {
 	if err := r.p.ReleaseTimeout(1 << 40); err != nil {
 		panic(fmt.Sprint("ants release: ", err))
+	}
+}
+
+// dropInRunner is poolkit's drop-in for ants (package
+// github.com/poolkit/poolkit/ants): ants' API and admission (no queue) on
+// poolkit's engine, built exactly as antsRunner builds ants.
+type dropInRunner struct{ p *dropin.Pool }
+
+func newDropIn(workers int) (runner, error) {
+	p, err := dropin.NewPool(workers)
+	return dropInRunner{p}, err
+}
+func (r dropInRunner) Submit(t func()) error { return r.p.Submit(t) }
+func (r dropInRunner) Resize(n int) error    { return r.p.Resize(n) }
+func (r dropInRunner) Close() {
+	if err := r.p.ReleaseTimeout(1 << 40); err != nil {
+		panic(fmt.Sprint("poolkit-ants release: ", err))
 	}
 }
 

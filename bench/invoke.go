@@ -7,6 +7,7 @@ import (
 	"github.com/Jeffail/tunny"
 	"github.com/panjf2000/ants/v2"
 
+	dropin "github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -44,6 +45,15 @@ func invoke() Workload {
 			{"ants", func(b *testing.B) {
 				var wg sync.WaitGroup
 				p, err := ants.NewPoolWithFuncGeneric(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
+				if err != nil {
+					b.Fatal(err)
+				}
+				invokeLoop(b, &wg, p.Invoke)
+				p.Release()
+			}},
+			{"poolkit-ants", func(b *testing.B) {
+				var wg sync.WaitGroup
+				p, err := dropin.NewPoolWithFuncGeneric(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -94,7 +94,7 @@ func (e *engine[E]) ReleaseContext(ctx context.Context) error {
 	done, _ := e.close(false)
 	hook(hkCloseWait)
 	if ctx == nil {
-		return errNilContext
+		return ErrNilContext
 	}
 	if !awaitLife(done, ctx.Done()) {
 		return ctx.Err()

@@ -1,7 +1,8 @@
 // Package pool runs tasks on a bounded set of worker goroutines whose
-// capacity can change at run time under a written contract. It is a
-// drop-in for the Submit/Tune surface of ants (github.com/panjf2000/ants),
-// and it imports only the standard library.
+// capacity can change at run time under a written contract. It keeps the
+// Submit/Tune surface of ants (github.com/panjf2000/ants) and adds a queue;
+// package github.com/poolkit/poolkit/ants is the drop-in for the whole of
+// ants' API, built on this package. It imports only the standard library.
 //
 // Pool runs func() tasks; FuncPool[T] runs one fixed function on argument
 // values and allocates nothing per call. Group waits for a batch and

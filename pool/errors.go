@@ -34,7 +34,9 @@ var ErrNilTask = errors.New("pool: nil task")
 // option or an option given an invalid value.
 var ErrInvalidOption = errors.New("pool: invalid option")
 
-var errNilContext = errors.New("pool: nil context")
+// ErrNilContext is returned by SubmitContext, InvokeContext and
+// ReleaseContext for a nil context. ReleaseContext still releases the pool.
+var ErrNilContext = errors.New("pool: nil context")
 
 type poolError struct {
 	msg    string

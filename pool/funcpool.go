@@ -39,7 +39,7 @@ func (p *FuncPool[T]) Invoke(arg T) error { return p.submit(nil, arg) }
 // InvokeContext is Invoke bounded by ctx, as Pool.SubmitContext is.
 func (p *FuncPool[T]) InvokeContext(ctx context.Context, arg T) error {
 	if ctx == nil {
-		return errNilContext
+		return ErrNilContext
 	}
 	if err := ctx.Err(); err != nil {
 		p.rejected.Add(1)

@@ -79,7 +79,7 @@ func (p *Pool) SubmitContext(ctx context.Context, task func()) error {
 		return ErrNilTask
 	}
 	if ctx == nil {
-		return errNilContext
+		return ErrNilContext
 	}
 	if err := ctx.Err(); err != nil {
 		p.rejected.Add(1)

@@ -1,0 +1,85 @@
+package ants_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/poolkit/poolkit/ants"
+)
+
+// A program written for ants runs unchanged: only the import path differs.
+func ExamplePool() {
+	p, err := ants.NewPool(10)
+	if err != nil {
+		panic(err)
+	}
+	defer p.Release()
+
+	var sum atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Add(1)
+		if err := p.Submit(func() {
+			defer wg.Done()
+			sum.Add(int64(i))
+		}); err != nil {
+			wg.Done()
+			fmt.Println("not accepted:", err)
+		}
+	}
+	wg.Wait()
+	fmt.Println(sum.Load())
+	// Output: 4950
+}
+
+func ExamplePoolWithFunc() {
+	var seen atomic.Int64
+	p, err := ants.NewPoolWithFunc(4, func(arg any) {
+		if arg == nil { // nil is an argument like any other
+			seen.Add(1)
+		}
+	})
+	if err != nil {
+		panic(err)
+	}
+	for range 3 {
+		_ = p.Invoke(nil)
+	}
+	if err := p.ReleaseTimeout(time.Second); err != nil {
+		panic(err)
+	}
+	fmt.Println(seen.Load())
+	// Output: 3
+}
+
+// Tune on a multi-pool sets the capacity of the whole multi-pool, and Cap
+// reports it.
+func ExampleMultiPool_Tune() {
+	mp, err := ants.NewMultiPool(4, 8, ants.LeastTasks)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(mp.Cap())
+	mp.Tune(12) // three slots in each of the four sub-pools
+	fmt.Println(mp.Cap())
+	if err := mp.Resize(2); err != nil {
+		fmt.Println(err)
+	}
+	_ = mp.ReleaseTimeout(time.Second)
+	// Output:
+	// 32
+	// 12
+	// ants: capacity 2 for 4 sub-pools: resize: invalid size
+}
+
+// The default pool needs no constructor.
+func ExampleSubmit() {
+	done := make(chan string)
+	if err := ants.Submit(func() { done <- "ran on the default pool" }); err != nil {
+		panic(err)
+	}
+	fmt.Println(<-done)
+	// Output: ran on the default pool
+}

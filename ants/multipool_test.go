@@ -1,0 +1,209 @@
+package ants_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/poolkit/poolkit/ants"
+	"github.com/poolkit/poolkit/resize"
+)
+
+// TestMultiPoolCapacityIsTheSum checks that Tune and Resize set the
+// capacity of the whole multi-pool, spread over the sub-pools, and that Cap
+// reports what was set.
+func TestMultiPoolCapacityIsTheSum(t *testing.T) {
+	mp, err := ants.NewMultiPool(4, 5, ants.RoundRobin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ resize.Resizer = mp
+	if mp.Cap() != 20 {
+		t.Fatalf("Cap %d, want 20", mp.Cap())
+	}
+	for _, n := range []int{10, 7, 4, 9, 64} {
+		mp.Tune(n)
+		if mp.Cap() != n {
+			t.Errorf("Tune(%d): Cap %d", n, mp.Cap())
+		}
+		sum := 0
+		for i := range 4 {
+			free, _ := mp.FreeByIndex(i)
+			sum += free
+			if free < n/4 || free > n/4+1 {
+				t.Errorf("Tune(%d): sub-pool %d has %d slots, want %d or %d", n, i, free, n/4, n/4+1)
+			}
+		}
+		if sum != n {
+			t.Errorf("Tune(%d): sub-pools hold %d slots", n, sum)
+		}
+	}
+	if err := mp.Resize(3); !errors.Is(err, ants.ErrInvalidPoolSize) || mp.Cap() != 64 {
+		t.Errorf("Resize(3) over 4 sub-pools: %v, Cap %d; want ErrInvalidPoolSize, 64", err, mp.Cap())
+	}
+	mp.Tune(0)
+	if err := mp.ReleaseTimeout(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := mp.Resize(8); !errors.Is(err, ants.ErrPoolClosed) || mp.Cap() != 64 {
+		t.Errorf("Resize on a released multi-pool: %v, Cap %d; want ErrPoolClosed, 64", err, mp.Cap())
+	}
+}
+
+// TestMultiPoolLifecycle runs what ants' TestMultiPool checks past the line
+// where it expects ErrPoolClosed from a second release: full, released,
+// rebooted and full again, for both strategies, and a second release that
+// waits.
+func TestMultiPoolLifecycle(t *testing.T) {
+	for _, lbs := range []ants.LoadBalancingStrategy{ants.RoundRobin, ants.LeastTasks} {
+		synctest.Test(t, func(t *testing.T) {
+			mp, err := ants.NewMultiPool(10, 5, lbs, ants.WithNonblocking(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for round := range 2 {
+				stop := make(chan struct{})
+				for i := range 50 {
+					if err := mp.Submit(func() { <-stop }); err != nil {
+						t.Fatalf("round %d, task %d: %v", round, i, err)
+					}
+				}
+				if mp.Running() != 50 || mp.Free() != 0 || mp.Waiting() != 0 {
+					t.Fatalf("round %d: Running %d, Free %d, Waiting %d; want 50, 0, 0", round, mp.Running(), mp.Free(), mp.Waiting())
+				}
+				for i := range 10 {
+					if n, _ := mp.RunningByIndex(i); n != 5 {
+						t.Errorf("round %d: sub-pool %d runs %d, want 5", round, i, n)
+					}
+				}
+				if err := mp.Submit(func() {}); err != ants.ErrPoolOverload {
+					t.Errorf("Submit to a full non-blocking multi-pool: %v, want ErrPoolOverload", err)
+				}
+				if _, err := mp.WaitingByIndex(10); err != ants.ErrInvalidPoolIndex {
+					t.Errorf("WaitingByIndex(10): %v", err)
+				}
+				if err := mp.ReleaseTimeout(time.Second); !errors.Is(err, ants.ErrTimeout) {
+					t.Errorf("ReleaseTimeout with tasks running: %v, want ErrTimeout", err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				if err := mp.ReleaseContext(ctx); !errors.Is(err, context.Canceled) {
+					t.Errorf("ReleaseContext with a canceled context: %v, want context.Canceled", err)
+				}
+				close(stop)
+				if err := mp.ReleaseTimeout(time.Second); err != nil {
+					t.Errorf("a later ReleaseTimeout once the tasks finish: %v, want nil", err)
+				}
+				if err := mp.Submit(func() {}); err != ants.ErrPoolClosed || !mp.IsClosed() || mp.Running() != 0 {
+					t.Errorf("after release: Submit %v, closed %v, Running %d", err, mp.IsClosed(), mp.Running())
+				}
+				mp.Reboot()
+				if mp.IsClosed() {
+					t.Fatal("Reboot left the multi-pool closed")
+				}
+			}
+			if err := mp.ReleaseTimeout(time.Second); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestMultiPoolRoundRobinFallsBack checks that a round-robin pick that is
+// full hands the task to the least busy sub-pool.
+func TestMultiPoolRoundRobinFallsBack(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mp, _ := ants.NewMultiPoolWithFuncGeneric(2, 2, func(c chan struct{}) { <-c }, ants.RoundRobin, ants.WithNonblocking(true))
+		stop := make(chan struct{})
+		// Sub-pools 0, 1, 0 by turn; the fourth turn is sub-pool 1's; the
+		// fifth is 0's, which is full, so it goes to 1, which has room.
+		for i := range 3 {
+			if err := mp.Invoke(stop); err != nil {
+				t.Fatalf("task %d: %v", i, err)
+			}
+		}
+		if n, _ := mp.RunningByIndex(0); n != 2 {
+			t.Fatalf("sub-pool 0 runs %d, want 2", n)
+		}
+		_ = mp.Invoke(stop) // sub-pool 1, now full too
+		if err := mp.Invoke(stop); err != ants.ErrPoolOverload {
+			t.Errorf("Invoke with every sub-pool full: %v, want ErrPoolOverload", err)
+		}
+		close(stop)
+		if err := mp.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestMultiPoolWithFuncNil checks that a nil argument reaches the function.
+func TestMultiPoolWithFuncNil(t *testing.T) {
+	var nils atomic.Int32
+	mp, err := ants.NewMultiPoolWithFunc(3, 1, func(a any) {
+		if a == nil {
+			nils.Add(1)
+		}
+	}, ants.LeastTasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 6 {
+		if err := mp.Invoke(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mp.ReleaseTimeout(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if nils.Load() != 6 {
+		t.Errorf("the function saw nil %d times, want 6", nils.Load())
+	}
+	if err := mp.ReleaseContext(nil); err != ants.ErrNilContext { //nolint:staticcheck // the nil context is the point
+		t.Errorf("ReleaseContext(nil): %v, want ErrNilContext", err)
+	}
+}
+
+// TestMultiPoolRebootFromTask checks that Reboot called from a task of the
+// multi-pool returns, and the multi-pool is open once the task returns.
+func TestMultiPoolRebootFromTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mp *ants.MultiPool
+		returned := make(chan struct{})
+		mp, _ = ants.NewMultiPool(2, 1, ants.RoundRobin)
+		_ = mp.Submit(func() {
+			// It cannot see this task finish: ErrTimeout after the timeout.
+			if err := mp.ReleaseTimeout(time.Millisecond); !errors.Is(err, ants.ErrTimeout) {
+				t.Errorf("ReleaseTimeout from a task: %v, want ErrTimeout", err)
+			}
+			mp.Reboot()
+			close(returned)
+		})
+		<-returned
+		synctest.Wait()
+		if mp.IsClosed() {
+			t.Fatal("closed after the task that rebooted it returned")
+		}
+		if err := mp.Submit(func() {}); err != nil {
+			t.Errorf("Submit after the reboot: %v", err)
+		}
+		if err := mp.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestMultiPoolConstructorErrors checks ants' constructor errors.
+func TestMultiPoolConstructorErrors(t *testing.T) {
+	if _, err := ants.NewMultiPool(0, 1, ants.RoundRobin); err != ants.ErrInvalidMultiPoolSize {
+		t.Errorf("0 sub-pools: %v", err)
+	}
+	if _, err := ants.NewMultiPool(2, 1, 3); err != ants.ErrInvalidLoadBalancingStrategy {
+		t.Errorf("strategy 3: %v", err)
+	}
+	if _, err := ants.NewMultiPoolWithFunc(2, 1, nil, ants.RoundRobin); err != ants.ErrLackPoolFunc {
+		t.Errorf("nil function: %v", err)
+	}
+}

@@ -1,0 +1,78 @@
+package ants
+
+import (
+	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/resize"
+)
+
+// PoolWithFunc calls one function, fixed when it is built, on each argument
+// given to Invoke, at most Cap() at once. Every argument is valid, nil
+// included. Build one with NewPoolWithFunc.
+type PoolWithFunc struct {
+	poolCommon
+	p *pool.FuncPool[any]
+}
+
+var _ resize.Resizer = (*PoolWithFunc)(nil)
+
+// NewPoolWithFunc returns a pool that calls pf on each invoked argument,
+// at most size at once. A nil pf is ErrLackPoolFunc; a size or option
+// error is as for NewPool.
+func NewPoolWithFunc(size int, pf func(any), options ...Option) (*PoolWithFunc, error) {
+	if pf == nil {
+		return nil, ErrLackPoolFunc
+	}
+	opts, err := engineOptions(size, options)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pool.NewFunc(size, pf, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &PoolWithFunc{poolCommon{p}, p}, nil
+}
+
+// Invoke runs the pool's function on arg, as Pool.Submit runs a task: it
+// waits for a free worker or returns ErrPoolOverload or ErrPoolClosed. A
+// nil arg is an argument like any other: the function is called with it.
+func (p *PoolWithFunc) Invoke(arg any) error {
+	if p.p == nil {
+		return ErrPoolClosed
+	}
+	return p.p.Invoke(arg)
+}
+
+// PoolWithFuncGeneric is PoolWithFunc with arguments of type T, which wait
+// for a worker unboxed. Build one with NewPoolWithFuncGeneric.
+type PoolWithFuncGeneric[T any] struct {
+	poolCommon
+	p *pool.FuncPool[T]
+}
+
+// NewPoolWithFuncGeneric returns a pool that calls pf on each invoked
+// argument, at most size at once. A nil pf is ErrLackPoolFunc; a size or
+// option error is as for NewPool.
+func NewPoolWithFuncGeneric[T any](size int, pf func(T), options ...Option) (*PoolWithFuncGeneric[T], error) {
+	if pf == nil {
+		return nil, ErrLackPoolFunc
+	}
+	opts, err := engineOptions(size, options)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pool.NewFunc(size, pf, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &PoolWithFuncGeneric[T]{poolCommon{p}, p}, nil
+}
+
+// Invoke runs the pool's function on arg, as PoolWithFunc.Invoke does. It
+// allocates nothing.
+func (p *PoolWithFuncGeneric[T]) Invoke(arg T) error {
+	if p.p == nil {
+		return ErrPoolClosed
+	}
+	return p.p.Invoke(arg)
+}
