@@ -164,12 +164,14 @@ func TestNoQueue(t *testing.T) {
 func TestRunningCountsTasks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := ants.NewPool(4, ants.WithDisablePurge(true))
-		var wg sync.WaitGroup
+		hold := make(chan struct{})
 		for range 4 {
-			wg.Add(1)
-			_ = p.Submit(wg.Done)
+			_ = p.Submit(func() { <-hold })
 		}
-		wg.Wait()
+		if p.Running() != 4 || p.Free() != 0 {
+			t.Errorf("Running %d, Free %d with 4 tasks running; want 4, 0", p.Running(), p.Free())
+		}
+		close(hold)
 		synctest.Wait()
 		if p.Running() != 0 || p.Free() != 4 || p.Stats().Workers != 4 {
 			t.Errorf("Running %d, Free %d, workers %d after the tasks; want 0, 4, 4", p.Running(), p.Free(), p.Stats().Workers)

@@ -69,7 +69,10 @@
 //     gives each sub-pool n, so its Cap then reports n times the number of
 //     sub-pools: a size nobody set, which would mislead an autoscaler. n below
 //     the number of sub-pools is an error (each keeps at least one slot).
-//     [RSZ-1]
+//     Each sub-pool bounds its own share, as in ants, not the total: after a
+//     shrink, more than Cap() tasks may run until the excess of the
+//     sub-pools that ran above their new share drains. A single Pool keeps
+//     the bound exactly. [RSZ-1; DROP-6]
 //   - A MultiPool's ReleaseTimeout returns an error matching ErrTimeout, and
 //     its ReleaseContext one matching ctx.Err(); ants flattens the sub-pools'
 //     errors into a string that errors.Is cannot match.

@@ -31,8 +31,7 @@ type subPool interface {
 	Waiting() int
 	Resize(n int) error
 	Release()
-	ReleaseTimeout(timeout time.Duration) error
-	ReleaseContext(ctx context.Context) error
+	releaseDone() <-chan struct{}
 	Reboot()
 }
 
@@ -42,11 +41,16 @@ type subPool interface {
 // The capacity of a multi-pool is the sum of its sub-pools', and Resize(n)
 // (and Tune) sets that sum: sub-pool i gets n/k, plus one if i < n%k, for
 // k sub-pools. That share never falls when n grows, so a grow only grows
-// sub-pools and a shrink only shrinks them, and no sub-pool ever runs a
-// task its share would not allow. Cap reads the sum as last set, under the
-// same lock as the sub-pools' resizes: a grow sets it before growing the
-// sub-pools, a shrink after shrinking them, so tasks never run beyond the
-// Cap that a concurrent reader may see.
+// sub-pools and a shrink only shrinks them. Cap reads the sum as last set,
+// under the same lock as the sub-pools' resizes: a grow sets it before
+// growing the sub-pools, a shrink after shrinking them.
+//
+// Each sub-pool keeps its own bound, not the sum's: after a shrink, tasks
+// still running in one sub-pool above its new share do not stop another
+// from starting tasks up to its own share, so until that excess drains more
+// than Cap() tasks may run (never more than before the shrink). That is the
+// price of sharding, as in ants; package pool's single pool keeps the bound
+// exactly.
 type multi[P subPool] struct {
 	pools    []P
 	index    atomic.Uint32
@@ -60,6 +64,10 @@ type multi[P subPool] struct {
 	// releases counts releases, so that a Reboot that a release overtook
 	// does not reopen the pool. Guarded by mu.
 	releases uint64
+	// rebootMu serialises Reboots: each sees the outcome of the one before
+	// (whose end may release every sub-pool again), so none reopens the
+	// multi-pool over sub-pools that another closed.
+	rebootMu sync.Mutex
 }
 
 // init builds the sub-pools. A multi-pool that was not built (a zero
@@ -216,15 +224,47 @@ func (m *multi[P]) Resize(n int) error {
 // rebooted).
 func (m *multi[P]) IsClosed() bool { return m.closed.Load() || len(m.pools) == 0 }
 
-// release closes the multi-pool and all its sub-pools without waiting.
-func (m *multi[P]) release() {
+// release closes the multi-pool and all its sub-pools without waiting,
+// and returns the channels that close when the sub-pools' lives it closed
+// have ended. A caller waits on those, never by closing a sub-pool again:
+// a Reboot may have reopened it meanwhile, and its new life is not the
+// caller's to end.
+func (m *multi[P]) release() []<-chan struct{} {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed.Store(true)
 	m.releases++
-	for _, p := range m.pools {
-		p.Release()
+	done := make([]<-chan struct{}, len(m.pools))
+	for i, p := range m.pools {
+		done[i] = p.releaseDone()
 	}
+	return done
+}
+
+// await waits for every channel in done, until stop is closed; it returns
+// how many had not closed by then. A channel that has closed wins over a
+// stop that has too.
+func await(done []<-chan struct{}, stop <-chan struct{}) (unfinished int) {
+	for i, d := range done {
+		select {
+		case <-d:
+			continue
+		default:
+		}
+		select {
+		case <-d:
+		case <-stop:
+			for _, d := range done[i:] {
+				select {
+				case <-d:
+				default:
+					unfinished++
+				}
+			}
+			return unfinished
+		}
+	}
+	return 0
 }
 
 // ReleaseTimeout releases every sub-pool and waits until all their tasks
@@ -232,15 +272,10 @@ func (m *multi[P]) release() {
 // ErrTimeout once timeout has passed. Unlike ants, a second call (or one on
 // a released pool) waits too, instead of returning ErrPoolClosed.
 func (m *multi[P]) ReleaseTimeout(timeout time.Duration) error {
-	m.release()
-	deadline := time.Now().Add(timeout)
-	unfinished := 0
-	for _, p := range m.pools {
-		if p.ReleaseTimeout(time.Until(deadline)) != nil {
-			unfinished++
-		}
-	}
-	if unfinished > 0 {
+	done := m.release()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if unfinished := await(done, ctx.Done()); unfinished > 0 {
 		return fmt.Errorf("ants: %d of %d sub-pools not finished: %w", unfinished, len(m.pools), ErrTimeout)
 	}
 	return nil
@@ -250,17 +285,11 @@ func (m *multi[P]) ReleaseTimeout(timeout time.Duration) error {
 // matching ctx.Err() if ctx is done first. A nil ctx releases the pool
 // without waiting and returns ErrNilContext.
 func (m *multi[P]) ReleaseContext(ctx context.Context) error {
-	m.release()
+	done := m.release()
 	if ctx == nil {
 		return ErrNilContext
 	}
-	unfinished := 0
-	for _, p := range m.pools {
-		if p.ReleaseContext(ctx) != nil {
-			unfinished++
-		}
-	}
-	if unfinished > 0 {
+	if unfinished := await(done, ctx.Done()); unfinished > 0 {
 		return fmt.Errorf("ants: %d of %d sub-pools not finished: %w", unfinished, len(m.pools), ctx.Err())
 	}
 	return nil
@@ -270,6 +299,8 @@ func (m *multi[P]) ReleaseContext(ctx context.Context) error {
 // waiting for its previous life, then the multi-pool itself, unless it was
 // released again meanwhile. On an open multi-pool it does nothing.
 func (m *multi[P]) Reboot() {
+	m.rebootMu.Lock()
+	defer m.rebootMu.Unlock()
 	m.mu.Lock()
 	if !m.closed.Load() {
 		m.mu.Unlock()

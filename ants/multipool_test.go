@@ -3,6 +3,7 @@ package ants_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -205,5 +206,36 @@ func TestMultiPoolConstructorErrors(t *testing.T) {
 	}
 	if _, err := ants.NewMultiPoolWithFunc(2, 1, nil, ants.RoundRobin); err != ants.ErrLackPoolFunc {
 		t.Errorf("nil function: %v", err)
+	}
+}
+
+// TestMultiPoolReleaseRacingReboot checks that a release racing several
+// Reboots leaves the multi-pool either closed or open over open sub-pools:
+// the release must not close again a sub-pool that a Reboot reopened.
+func TestMultiPoolReleaseRacingReboot(t *testing.T) {
+	for try := range 3000 {
+		mp, err := ants.NewMultiPool(2, 1, ants.RoundRobin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp.Reboot()
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() { <-start; _ = mp.ReleaseContext(context.Background()) })
+		for range 3 {
+			wg.Go(func() { <-start; mp.Reboot() })
+		}
+		close(start)
+		wg.Wait()
+		if !mp.IsClosed() {
+			for i := range 2 {
+				if err := mp.Submit(func() {}); err != nil {
+					t.Fatalf("try %d: the multi-pool is open, but task %d was refused: %v", try, i, err)
+				}
+			}
+		}
+		if err := mp.ReleaseTimeout(5 * time.Second); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

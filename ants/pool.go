@@ -21,6 +21,7 @@ type engine interface {
 	ReleaseTimeout(timeout time.Duration) error
 	ReleaseContext(ctx context.Context) error
 	Reboot()
+	ReleaseDone() <-chan struct{}
 	Stats() pool.Stats
 }
 
@@ -131,6 +132,15 @@ func (c poolCommon) Reboot() {
 	if c.e != nil {
 		c.e.Reboot()
 	}
+}
+
+// releaseDone releases the pool and returns the channel closed when the
+// life it closed has ended; see pool.Pool.ReleaseDone.
+func (c poolCommon) releaseDone() <-chan struct{} {
+	if c.e == nil {
+		return nil
+	}
+	return c.e.ReleaseDone()
 }
 
 // Stats returns a snapshot of the pool's gauges and counters: workers

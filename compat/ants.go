@@ -2,32 +2,67 @@ package compat
 
 import (
 	"context"
+	"time"
 
 	"github.com/panjf2000/ants/v2"
 
 	"github.com/poolkit/poolkit/resize"
 )
 
+// This file holds the adapters of ants v2 and what they share with those
+// of poolkit's drop-in replacement for it (dropin.go): the two libraries
+// have the same pool types, methods and options, of different types.
+
 var (
 	antsClosed   = []error{ants.ErrPoolClosed}
 	antsOverload = []error{ants.ErrPoolOverload}
 )
 
-func antsOptions(o Options) []ants.Option {
-	opts := []ants.Option{
-		ants.WithNonblocking(o.Nonblocking),
-		ants.WithMaxBlockingTasks(o.MaxBlocking),
-	}
+// antsOptionSet holds the option constructors of an ants-shaped library.
+type antsOptionSet[O any] struct {
+	nonblocking  func(bool) O
+	maxBlocking  func(int) O
+	expiry       func(time.Duration) O
+	panicHandler func(func(any)) O
+}
+
+// of translates o into the library's options.
+func (s antsOptionSet[O]) of(o Options) []O {
+	opts := []O{s.nonblocking(o.Nonblocking), s.maxBlocking(o.MaxBlocking)}
 	if o.Expiry > 0 {
-		opts = append(opts, ants.WithExpiryDuration(o.Expiry))
+		opts = append(opts, s.expiry(o.Expiry))
 	}
 	if o.PanicHandler != nil {
-		opts = append(opts, ants.WithPanicHandler(o.PanicHandler))
+		opts = append(opts, s.panicHandler(o.PanicHandler))
 	}
 	return opts
 }
 
-// antsCommon is what ants' Pool, PoolWithFuncGeneric and MultiPool share.
+var antsOpts = antsOptionSet[ants.Option]{
+	nonblocking:  ants.WithNonblocking,
+	maxBlocking:  ants.WithMaxBlockingTasks,
+	expiry:       ants.WithExpiryDuration,
+	panicHandler: ants.WithPanicHandler,
+}
+
+func antsOptions(o Options) []ants.Option { return antsOpts.of(o) }
+
+// callArg is the function of the adapters' pools with func(any)
+// arguments: it calls the task it is given as argument.
+func callArg(arg any) { arg.(func())() }
+
+// taskArg is the argument that carries task to such a pool: the task
+// itself, or a nil argument (not a nil func in an interface) for a nil
+// task, so that Submit(nil) exercises the library's handling of nil.
+func taskArg(task func()) any {
+	if task == nil {
+		return nil
+	}
+	return task
+}
+
+// antsCommon is the management surface that every ants pool type has,
+// and so every type of the drop-in replacement.
 type antsCommon interface {
 	Running() int
 	Waiting() int
@@ -38,31 +73,34 @@ type antsCommon interface {
 	Reboot()
 }
 
-// antsControl adapts the management surface common to the ants pools.
+// antsControl adapts the management surface common to the ants pools; the
+// drop-in's adapters share it (see dropinControl).
 type antsControl struct{ p antsCommon }
 
 // Resize calls Tune, which ants defines to ignore sizes below 1 and closed
 // pools; the adapter reports that faithfully, as success.
 func (a antsControl) Resize(n int) error { a.p.Tune(n); return nil }
 
-// Cap returns ants' Cap.
+// Cap returns the library's Cap.
 func (a antsControl) Cap() int { return a.p.Cap() }
 
-// Running returns ants' Running, which counts live workers, idle ones
-// included, not running tasks.
+// Running returns the library's Running. ants' counts live workers, idle
+// ones included, not running tasks; the drop-in's counts running tasks.
 func (a antsControl) Running() int { return a.p.Running() }
 
-// Waiting returns ants' Waiting: callers blocked in Submit.
+// Waiting returns the library's Waiting: callers blocked in Submit.
 func (a antsControl) Waiting() int { return a.p.Waiting() }
 
-// Release calls ReleaseContext, which returns ErrPoolClosed on a second
-// call; that is mapped to the vocabulary, not hidden.
+// Release calls ReleaseContext. ants' returns ErrPoolClosed on a second
+// call; that is mapped to the vocabulary, not hidden. The drop-in's errors
+// are poolkit's already and pass through unchanged.
 func (a antsControl) Release(ctx context.Context) error {
 	return translate(a.p.ReleaseContext(ctx), antsClosed, nil)
 }
 
-// Reboot calls ants' Reboot, which reopens a released pool after waiting
-// for its workers to exit (MultiPool reboots each sub-pool in turn).
+// Reboot calls the library's Reboot, which reopens a released pool after
+// waiting for its workers to exit (a MultiPool reboots each sub-pool in
+// turn).
 func (a antsControl) Reboot() { a.p.Reboot() }
 
 var _ resize.Resizer = antsControl{}
@@ -116,10 +154,49 @@ func (a *AntsFunc) Submit(task func()) error {
 	return translate(a.p.Invoke(task), antsClosed, antsOverload)
 }
 
-// AntsMulti is ants' MultiPool with round-robin balancing. A size n is
-// split into two sub-pools of n/2 when n is even, else n sub-pools of 1,
-// so that Cap starts at n. Resize passes n to MultiPool.Tune, which ants
-// applies to every sub-pool.
+// AntsFuncAny is ants' PoolWithFunc, whose arguments are of type any.
+type AntsFuncAny struct {
+	antsControl
+	p *ants.PoolWithFunc
+}
+
+// NewAntsFuncAny returns an ants PoolWithFunc of the given size whose
+// function calls its argument.
+func NewAntsFuncAny(size int, o Options) (*AntsFuncAny, error) {
+	p, err := ants.NewPoolWithFunc(size, callArg, antsOptions(o)...)
+	if err != nil {
+		return nil, err
+	}
+	return &AntsFuncAny{antsControl{p}, p}, nil
+}
+
+// Supports reports which Options ants honours: all of them.
+func (*AntsFuncAny) Supports(Feature) bool { return true }
+
+// Submit calls Invoke with the task as argument, and a nil task as a nil
+// argument.
+func (a *AntsFuncAny) Submit(task func()) error {
+	return translate(a.p.Invoke(taskArg(task)), antsClosed, antsOverload)
+}
+
+// antsMultiSplit splits a total size n over the sub-pools of an ants
+// MultiPool, which are all built with the same size: two sub-pools of n/2
+// when n is even, else n sub-pools of 1, so that Cap starts at n. A size
+// below 1 makes one sub-pool of that size.
+func antsMultiSplit(size int) (pools, per int) {
+	switch {
+	case size < 1:
+		return 1, size
+	case size%2 == 0:
+		return 2, size / 2
+	default:
+		return size, 1
+	}
+}
+
+// AntsMulti is ants' MultiPool with round-robin balancing, its size split
+// by antsMultiSplit. Resize passes n to MultiPool.Tune, which ants applies
+// to every sub-pool.
 type AntsMulti struct {
 	antsControl
 	p *ants.MultiPool
@@ -127,13 +204,7 @@ type AntsMulti struct {
 
 // NewAntsMulti returns an ants MultiPool of total size n.
 func NewAntsMulti(size int, o Options) (*AntsMulti, error) {
-	pools, per := size, 1
-	if size%2 == 0 {
-		pools, per = 2, size/2
-	}
-	if size < 1 {
-		pools, per = 1, size
-	}
+	pools, per := antsMultiSplit(size)
 	p, err := ants.NewMultiPool(pools, per, ants.RoundRobin, antsOptions(o)...)
 	if err != nil {
 		return nil, err
@@ -147,4 +218,31 @@ func (*AntsMulti) Supports(Feature) bool { return true }
 // Submit calls MultiPool.Submit.
 func (a *AntsMulti) Submit(task func()) error {
 	return translate(a.p.Submit(task), antsClosed, antsOverload)
+}
+
+// AntsMultiFunc is ants' MultiPoolWithFunc, whose arguments are of type
+// any, with round-robin balancing, split and resized as AntsMulti is.
+type AntsMultiFunc struct {
+	antsControl
+	p *ants.MultiPoolWithFunc
+}
+
+// NewAntsMultiFunc returns an ants MultiPoolWithFunc of total size n whose
+// function calls its argument.
+func NewAntsMultiFunc(size int, o Options) (*AntsMultiFunc, error) {
+	pools, per := antsMultiSplit(size)
+	p, err := ants.NewMultiPoolWithFunc(pools, per, callArg, ants.RoundRobin, antsOptions(o)...)
+	if err != nil {
+		return nil, err
+	}
+	return &AntsMultiFunc{antsControl{p}, p}, nil
+}
+
+// Supports reports which Options ants honours: all of them.
+func (*AntsMultiFunc) Supports(Feature) bool { return true }
+
+// Submit calls Invoke with the task as argument, and a nil task as a nil
+// argument.
+func (a *AntsMultiFunc) Submit(task func()) error {
+	return translate(a.p.Invoke(taskArg(task)), antsClosed, antsOverload)
 }

@@ -25,7 +25,14 @@ var (
 	_ resize.Resizer = (*compat.Poolkit)(nil)
 	_ resize.Resizer = (*compat.Ants)(nil)
 	_ resize.Resizer = (*compat.AntsFunc)(nil)
+	_ resize.Resizer = (*compat.AntsFuncAny)(nil)
 	_ resize.Resizer = (*compat.AntsMulti)(nil)
+	_ resize.Resizer = (*compat.AntsMultiFunc)(nil)
+	_ resize.Resizer = (*compat.PoolkitAnts)(nil)
+	_ resize.Resizer = (*compat.PoolkitAntsFunc)(nil)
+	_ resize.Resizer = (*compat.PoolkitAntsFuncAny)(nil)
+	_ resize.Resizer = (*compat.PoolkitAntsMulti)(nil)
+	_ resize.Resizer = (*compat.PoolkitAntsMultiFunc)(nil)
 	_ resize.Resizer = (*compat.Pond)(nil)
 	_ resize.Resizer = (*compat.Tunny)(nil)
 )
@@ -35,7 +42,21 @@ var (
 	_ interface{ Reboot() } = (*compat.Poolkit)(nil)
 	_ interface{ Reboot() } = (*compat.Ants)(nil)
 	_ interface{ Reboot() } = (*compat.AntsFunc)(nil)
+	_ interface{ Reboot() } = (*compat.AntsFuncAny)(nil)
 	_ interface{ Reboot() } = (*compat.AntsMulti)(nil)
+	_ interface{ Reboot() } = (*compat.AntsMultiFunc)(nil)
+	_ interface{ Reboot() } = (*compat.PoolkitAnts)(nil)
+	_ interface{ Reboot() } = (*compat.PoolkitAntsFunc)(nil)
+	_ interface{ Reboot() } = (*compat.PoolkitAntsFuncAny)(nil)
+	_ interface{ Reboot() } = (*compat.PoolkitAntsMulti)(nil)
+	_ interface{ Reboot() } = (*compat.PoolkitAntsMultiFunc)(nil)
+)
+
+// The drop-in's single pools count finished tasks.
+var (
+	_ interface{ Completed() uint64 } = (*compat.PoolkitAnts)(nil)
+	_ interface{ Completed() uint64 } = (*compat.PoolkitAntsFunc)(nil)
+	_ interface{ Completed() uint64 } = (*compat.PoolkitAntsFuncAny)(nil)
 )
 
 func release(t *testing.T, p interface{ Release(context.Context) error }) {
@@ -123,17 +144,83 @@ func TestTunnyResizeIsBounded(t *testing.T) {
 	})
 }
 
-// TestAntsMultiSizes: the MultiPool adapter starts with the total size it
-// was asked for.
-func TestAntsMultiSizes(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 8} {
-		m, err := compat.NewAntsMulti(n, compat.Options{})
+// resizablePool is what the adapters below have in common.
+type resizablePool interface {
+	resize.Resizer
+	Submit(func()) error
+	Release(context.Context) error
+}
+
+// TestMultiSizes: the multi-pool adapters start with the total size they
+// were asked for.
+func TestMultiSizes(t *testing.T) {
+	builds := map[string]func(int) (resizablePool, error){
+		"AntsMulti":            func(n int) (resizablePool, error) { return compat.NewAntsMulti(n, compat.Options{}) },
+		"AntsMultiFunc":        func(n int) (resizablePool, error) { return compat.NewAntsMultiFunc(n, compat.Options{}) },
+		"PoolkitAntsMulti":     func(n int) (resizablePool, error) { return compat.NewPoolkitAntsMulti(n, compat.Options{}) },
+		"PoolkitAntsMultiFunc": func(n int) (resizablePool, error) { return compat.NewPoolkitAntsMultiFunc(n, compat.Options{}) },
+	}
+	for name, build := range builds {
+		for _, n := range []int{1, 2, 3, 8} {
+			m, err := build(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Cap() != n {
+				t.Errorf("New%s(%d).Cap() = %d", name, n, m.Cap())
+			}
+			release(t, m)
+		}
+	}
+}
+
+// TestFuncAdaptersRunTasks: the adapters of the pools with a function run
+// the submitted task, which they pass as the argument.
+func TestFuncAdaptersRunTasks(t *testing.T) {
+	builds := map[string]func() (resizablePool, error){
+		"AntsFunc":             func() (resizablePool, error) { return compat.NewAntsFunc(2, compat.Options{}) },
+		"AntsFuncAny":          func() (resizablePool, error) { return compat.NewAntsFuncAny(2, compat.Options{}) },
+		"AntsMultiFunc":        func() (resizablePool, error) { return compat.NewAntsMultiFunc(2, compat.Options{}) },
+		"PoolkitAntsFunc":      func() (resizablePool, error) { return compat.NewPoolkitAntsFunc(2, compat.Options{}) },
+		"PoolkitAntsFuncAny":   func() (resizablePool, error) { return compat.NewPoolkitAntsFuncAny(2, compat.Options{}) },
+		"PoolkitAntsMultiFunc": func() (resizablePool, error) { return compat.NewPoolkitAntsMultiFunc(2, compat.Options{}) },
+	}
+	for name, build := range builds {
+		p, err := build()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Cap() != n {
-			t.Errorf("NewAntsMulti(%d).Cap() = %d", n, m.Cap())
+		ran := make(chan struct{})
+		if err := p.Submit(func() { close(ran) }); err != nil {
+			t.Fatalf("%s: Submit = %v", name, err)
 		}
-		release(t, m)
+		select {
+		case <-ran:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s: the submitted task did not run", name)
+		}
+		release(t, p)
+	}
+}
+
+// TestPoolkitAntsResize: the drop-in's adapters report what Resize refuses, in
+// poolkit's vocabulary, and a multi-pool refuses a capacity below its
+// number of sub-pools.
+func TestPoolkitAntsResize(t *testing.T) {
+	d, _ := compat.NewPoolkitAnts(2, compat.Options{})
+	if err := d.Resize(0); !errors.Is(err, resize.ErrInvalidSize) {
+		t.Errorf("PoolkitAnts.Resize(0) = %v, want resize.ErrInvalidSize", err)
+	}
+	release(t, d)
+	if err := d.Resize(3); !errors.Is(err, resize.ErrClosed) || !errors.Is(err, pool.ErrPoolClosed) {
+		t.Errorf("PoolkitAnts.Resize(3) after release = %v, want resize.ErrClosed and pool.ErrPoolClosed", err)
+	}
+	m, _ := compat.NewPoolkitAntsMulti(4, compat.Options{}) // 2 sub-pools of 2
+	defer release(t, m)
+	if err := m.Resize(1); !errors.Is(err, resize.ErrInvalidSize) || m.Cap() != 4 {
+		t.Errorf("PoolkitAntsMulti(4).Resize(1) = %v, Cap() = %d; want resize.ErrInvalidSize, 4", err, m.Cap())
+	}
+	if err := m.Resize(3); err != nil || m.Cap() != 3 {
+		t.Errorf("PoolkitAntsMulti(4).Resize(3) = %v, Cap() = %d; want nil, 3", err, m.Cap())
 	}
 }

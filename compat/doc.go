@@ -2,6 +2,16 @@
 // and poolkit itself behind one small surface, so that one conformance
 // suite, one benchmark and one autoscaler run over all of them.
 //
+// There is one adapter per library and pool type: Poolkit and
+// ActorRouter for poolkit's pool and actor router; Ants, AntsFunc (the
+// generic PoolWithFunc), AntsFuncAny (PoolWithFunc), AntsMulti and
+// AntsMultiFunc (MultiPoolWithFunc) for ants; PoolkitAnts,
+// PoolkitAntsFunc, PoolkitAntsFuncAny, PoolkitAntsMulti and
+// PoolkitAntsMultiFunc for the same types of poolkit's drop-in replacement
+// for ants (package github.com/poolkit/poolkit/ants); Pond and Tunny. The
+// adapters of a pool with a function submit a task as the argument, and
+// the function calls it.
+//
 // Every adapter offers Submit(func()) error and Release(ctx) error, and,
 // where the library can, the optional capabilities the suite detects by
 // type assertion: SubmitContext, Resize and Cap (resize.Resizer), Running

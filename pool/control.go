@@ -102,6 +102,27 @@ func (e *engine[E]) ReleaseContext(ctx context.Context) error {
 	return nil
 }
 
+// ReleaseDone releases the pool, as Release does, and returns a channel
+// that is closed when the life it closed has ended: every task accepted
+// before the release has finished and every worker of that life has
+// exited. It is what ReleaseTimeout and ReleaseContext wait for, for a
+// caller that waits in a select of its own, or for several pools at once.
+// A Reboot that reopens the pool meanwhile neither delays the channel nor
+// is undone by it. The channel of a zero-value pool is closed.
+func (e *engine[E]) ReleaseDone() <-chan struct{} {
+	done, _ := e.close(false)
+	if done == nil {
+		return closedChan
+	}
+	return done
+}
+
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
 // awaitLife waits until the life whose done channel is done has ended
 // (true) or stop is closed (false). A life that has already ended wins over
 // a stop that is also closed, so a zero timeout or a done context still

@@ -409,3 +409,44 @@ func TestExpiryCountsFromTheLastPark(t *testing.T) {
 		}
 	})
 }
+
+// TestReleaseDone checks that ReleaseDone releases the pool and returns a
+// channel that closes when the tasks of the closed life have finished, and
+// that a Reboot meanwhile is neither undone nor waited for.
+func TestReleaseDone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, err := pool.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hold := make(chan struct{})
+		if err := p.Submit(func() { <-hold }); err != nil {
+			t.Fatal(err)
+		}
+		done := p.ReleaseDone()
+		if !p.IsClosed() {
+			t.Fatal("ReleaseDone did not release the pool")
+		}
+		synctest.Wait()
+		select {
+		case <-done:
+			t.Fatal("the channel closed while a task of its life runs")
+		default:
+		}
+		rebooted := make(chan struct{})
+		go func() { p.Reboot(); close(rebooted) }()
+		close(hold)
+		<-done
+		<-rebooted
+		if p.IsClosed() {
+			t.Error("the pool is closed after the Reboot")
+		}
+		if err := p.Submit(func() {}); err != nil {
+			t.Errorf("Submit after the Reboot: %v", err)
+		}
+		p.Release()
+		<-p.ReleaseDone() // a second call waits for the same, ended, life
+		var zero pool.Pool
+		<-zero.ReleaseDone()
+	})
+}

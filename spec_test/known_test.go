@@ -1,13 +1,19 @@
 package spectest_test
 
-import "github.com/poolkit/poolkit/spec_test"
+import (
+	"strings"
 
-// The divergences of the third-party pools found by this suite, each with
+	"github.com/poolkit/poolkit/spec_test"
+)
+
+// The divergences of the third-party pools found by this suite, and those
+// that poolkit's drop-in replacement for ants keeps by design, each with
 // what the clause observed. The suite expects these clauses to fail (they
 // run in a child process each) and fails when one stops failing.
 
-// antsCommon holds what ants' Pool, generic PoolWithFunc and MultiPool
-// share; the maps below add each one's own.
+// antsCommon holds what ants' pool types (Pool, PoolWithFunc, generic
+// PoolWithFunc, MultiPool, MultiPoolWithFunc) share; the maps below add
+// each one's own.
 var antsCommon = map[string]string{
 	"NEW-1": "a size of 0 or -1 gives a working pool: ants takes a size below 1 to mean unlimited",
 	"SUB-1": "Submit(nil) returns nil; the worker then panics calling it (recovered and logged by ants)",
@@ -36,9 +42,22 @@ var antsCommon = map[string]string{
 	"CLS-10": "Reboot called from a task blocks for ever: it waits on allDone (ants.go:477), which the last worker to exit closes, and the calling task's worker cannot exit while the call lasts",
 }
 
-func withAnts(extra map[string]string) map[string]string {
+func withAnts(extra map[string]string) map[string]string { return with(antsCommon, extra) }
+
+// rewritten returns m with r applied to every entry.
+func rewritten(m map[string]string, r *strings.Replacer) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = r.Replace(v)
+	}
+	return out
+}
+
+// with returns base with extra's entries added, and those of extra's keys
+// whose value is "" removed.
+func with(base, extra map[string]string) map[string]string {
 	m := map[string]string{}
-	for k, v := range antsCommon {
+	for k, v := range base {
 		if v != "" {
 			m[k] = v
 		}
@@ -58,6 +77,9 @@ var (
 	knownAntsFunc = withAnts(map[string]string{
 		"SUB-1": "Invoke(nil) returns nil; the worker then panics calling the nil func (recovered and logged by ants)",
 	})
+	knownAntsFuncAny = withAnts(map[string]string{
+		"SUB-1": "Invoke(nil) returns nil, and the function is never called with the nil argument: a PoolWithFunc worker takes nil as its signal to exit (worker_func.go:69), so the invocation is silently dropped",
+	})
 	knownAntsMulti = withAnts(map[string]string{
 		"CAP-3": "Tune(1) on a MultiPool of 2 sub-pools sets each sub-pool to 1, so 2 tasks run after a shrink to 1 and a waiting task starts with 1 still running",
 		"CAP-6": "rapid finds a task starting at or above the capacity after Tune (Tune applies per sub-pool)",
@@ -73,6 +95,39 @@ var (
 			"and reboots sub-pools that are not closed yet, which does nothing, and then the sub-pools close; the next ReleaseContext returns " +
 			"\"pool 1: this pool has been closed | pool 0: this pool has been closed\", formatted with %v so that it matches no closed-pool error",
 		"CLS-10": "MultiPool.Reboot called from a task blocks for ever: it reopens the MultiPool, then calls each sub-pool's Reboot, which waits on allDone (ants.go:477), closed by the last worker to exit, and the calling task's worker cannot exit while the call lasts",
+	})
+	// MultiPoolWithFunc is MultiPool's code over PoolWithFuncs.
+	knownAntsMultiFunc = with(rewritten(knownAntsMulti, strings.NewReplacer(
+		"MultiPool", "MultiPoolWithFunc", "multipool.go:248", "multipool_func.go:196")), map[string]string{
+		"SUB-1": "Invoke(nil) returns nil, and the function is never called with the nil argument: the sub-pool's worker takes nil as its signal to exit (worker_func.go:69), so the invocation is silently dropped",
+	})
+	// The drop-in keeps ants' API, and with it a pool with a function's
+	// contract: the argument of Invoke is the function's data, valid
+	// whatever its value (ants drops a nil one; the drop-in passes it on:
+	// SPEC.md's DROP-5).
+	knownPoolkitAntsFunc = map[string]string{
+		"SUB-1": "Invoke(nil) returns nil: a nil func() is an argument like any other, by design (DROP-5), and the function then panics calling it (recovered and logged)",
+	}
+	knownPoolkitAntsFuncAny = map[string]string{
+		"SUB-1": "Invoke(nil) returns nil: nil is an argument like any other, by design (DROP-5: the function is called with it, where ants drops it), and the function then panics calling it (recovered and logged)",
+	}
+	// A drop-in multi-pool's Resize(n) sets the total capacity, spread over
+	// its sub-pools, and refuses n below their number, since each keeps at
+	// least one slot (SPEC.md's DROP-6); the adapter builds pools of even
+	// size from 2 sub-pools. Each sub-pool also keeps its own bound, not the
+	// total's: after a shrink, tasks still running above one sub-pool's new
+	// share do not stop another from starting tasks up to its own, so more
+	// than Cap() may run until the excess drains (DROP-6 says so).
+	knownPoolkitAntsMulti = map[string]string{
+		"CAP-3": "Resize(1) on a pool of 4, built as 2 sub-pools of 2, is refused with resize.ErrInvalidSize: each sub-pool keeps at least one slot (DROP-6); the capacity stays 4, and a waiting task starts as soon as one of the 4 running tasks finishes. " +
+			"Where a shrink is accepted, each sub-pool bounds only its own share: one below its share starts tasks while another still drains its excess",
+		"CAP-6": "rapid finds a pool of 2, built as 2 sub-pools of 1, on which Resize(1) is refused with resize.ErrInvalidSize: each sub-pool keeps at least one slot (DROP-6). " +
+			"On sizes of 2 or more it finds a task starting at the capacity after a shrink: sub-pool 0 still runs 2 tasks of its old share when Resize(2) makes the shares 1+1, and sub-pool 1 starts one (per-sub-pool bounds)",
+		"CAP-7": "Resize(1) on a pool of 2, built as 2 sub-pools of 1, is refused with resize.ErrInvalidSize: each sub-pool keeps at least one slot (DROP-6)",
+		"RSZ-1": "Resize(1) on a pool of 4, built as 2 sub-pools of 2, returns resize.ErrInvalidSize, since each sub-pool keeps at least one slot (DROP-6); the register model wants every Resize to a size of 1 or more to succeed",
+	}
+	knownPoolkitAntsMultiFunc = with(knownPoolkitAntsMulti, map[string]string{
+		"SUB-1": knownPoolkitAntsFuncAny["SUB-1"],
 	})
 	knownPond = map[string]string{
 		"NEW-1": "NewPool(0) returns an unbounded pool (NewPool(-1) panics)",

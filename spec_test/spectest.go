@@ -1,7 +1,8 @@
 // Package spectest is poolkit's conformance suite: one check per clause of
 // SPEC.md's conformance part, runnable against any Go worker pool. It runs
 // over poolkit's own pool and, through the adapters in package compat,
-// over ants, pond and tunny; the results make MATRIX.md.
+// over ants, poolkit's drop-in replacement for ants, pond and tunny; the
+// results make MATRIX.md.
 //
 // To check a pool of your own, wrap it in the Pool interface (plus the
 // optional capabilities it has) and call Run from a test:
