@@ -109,10 +109,11 @@ func TestNilTaskAndNilArgument(t *testing.T) {
 	}
 }
 
-// TestNoQueue checks ants' admission: a task is accepted only when a worker
-// starts it, a non-blocking pool refuses at once, and a blocked submitter
-// waits unaccepted.
-func TestNoQueue(t *testing.T) {
+// TestAdmission checks admission: a non-blocking pool has no queue and
+// refuses as soon as every worker is busy; with MaxBlockingTasks m, m tasks
+// wait and the next is refused; a blocking pool lets tasks wait, and runs
+// each once.
+func TestAdmission(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		p, _ := ants.NewPool(2, ants.WithNonblocking(true))
@@ -140,7 +141,7 @@ func TestNoQueue(t *testing.T) {
 		}()
 		synctest.Wait()
 		if b.Waiting() != 1 {
-			t.Errorf("Waiting %d with one submitter blocked, want 1", b.Waiting())
+			t.Errorf("Waiting %d with one task waiting, want 1", b.Waiting())
 		}
 		if err := b.Submit(func() {}); err != ants.ErrPoolOverload {
 			t.Errorf("Submit past MaxBlockingTasks: %v, want ErrPoolOverload", err)
@@ -155,6 +156,24 @@ func TestNoQueue(t *testing.T) {
 		}
 		if err := p.ReleaseTimeout(time.Second); err != nil {
 			t.Fatal(err)
+		}
+
+		// A blocking pool: tasks wait while the worker is busy.
+		q, _ := ants.NewPool(1)
+		hold := make(chan struct{})
+		var runs atomic.Int32
+		_ = q.Submit(func() { <-hold })
+		for range 3 {
+			if err := q.Submit(func() { runs.Add(1) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if q.Running() != 1 || q.Waiting() != 3 {
+			t.Errorf("Running %d, Waiting %d; want 1, 3", q.Running(), q.Waiting())
+		}
+		close(hold)
+		if err := q.ReleaseTimeout(time.Second); err != nil || runs.Load() != 3 {
+			t.Errorf("ReleaseTimeout: %v, %d of 3 waiting tasks ran", err, runs.Load())
 		}
 	})
 }

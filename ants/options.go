@@ -97,9 +97,15 @@ func WithDisablePurge(disable bool) Option {
 // engineOptions validates size and the options, and translates them to the
 // engine's. Every invalid input is reported, not just the first.
 //
-// The engine has no queue here (WithQueueSize(0)): as in ants, a task is
-// accepted only when a worker starts it at once; a blocking Submit waits
-// for a free worker, its task not yet accepted.
+// Admission follows what the options ask for. A non-blocking pool has no
+// queue: a task is accepted only when a worker starts it at once, and
+// refused as soon as every worker is busy, as in ants. A blocking pool
+// lets tasks wait: where ants parks each submitter until a worker is free,
+// the task waits in the engine's queue and Submit returns, which costs no
+// goroutine switch per task; past the queue, submitters wait as in ants.
+// With MaxBlockingTasks m there is no queue either: up to m submitters wait
+// in Submit, unaccepted, and the next gets ErrPoolOverload, exactly as in
+// ants.
 func engineOptions(size int, options []Option) ([]pool.Option, error) {
 	o := loadOptions(options...)
 	var errs []error
@@ -111,10 +117,16 @@ func engineOptions(size int, options []Option) ([]pool.Option, error) {
 	} else if size > DefaultAntsPoolSize {
 		errs = append(errs, fmt.Errorf("ants: pool size %d above %d: %w", size, DefaultAntsPoolSize, ErrInvalidPoolSize))
 	}
-	opts := []pool.Option{
-		pool.WithQueueSize(0),
-		pool.WithNonblocking(o.Nonblocking),
-		pool.WithPreAlloc(o.PreAlloc),
+	opts := []pool.Option{pool.WithPreAlloc(o.PreAlloc)}
+	switch {
+	case o.MaxBlockingTasks < 0:
+		errs = append(errs, fmt.Errorf("ants: MaxBlockingTasks %d is negative: %w", o.MaxBlockingTasks, ErrInvalidOption))
+	case o.Nonblocking:
+		opts = append(opts, pool.WithQueueSize(0), pool.WithNonblocking(true))
+	case o.MaxBlockingTasks > 0:
+		opts = append(opts, pool.WithQueueSize(0), pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
+	default:
+		opts = append(opts, pool.WithQueueSize(pool.DefaultQueueSize))
 	}
 	if o.DisablePurge {
 		opts = append(opts, pool.WithDisablePurge(true))
@@ -122,11 +134,6 @@ func engineOptions(size int, options []Option) ([]pool.Option, error) {
 		errs = append(errs, fmt.Errorf("ants: expiry %v: %w", o.ExpiryDuration, ErrInvalidPoolExpiry))
 	} else {
 		opts = append(opts, pool.WithExpiryDuration(o.ExpiryDuration))
-	}
-	if o.MaxBlockingTasks < 0 {
-		errs = append(errs, fmt.Errorf("ants: MaxBlockingTasks %d is negative: %w", o.MaxBlockingTasks, ErrInvalidOption))
-	} else if !o.Nonblocking {
-		opts = append(opts, pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
 	}
 	if o.PanicHandler != nil {
 		opts = append(opts, pool.WithPanicHandler(o.PanicHandler))
