@@ -158,8 +158,8 @@ func TestBenchCommand(t *testing.T) {
 			impls[strings.TrimPrefix(name, "BenchmarkInvoke/impl=")]++
 		}
 	}
-	if len(impls) != 4 {
-		t.Errorf("raw results name %v, want the 4 Invoke contenders twice each", impls)
+	if len(impls) != 5 {
+		t.Errorf("raw results name %v, want the 5 Invoke contenders twice each", impls)
 	}
 	for impl, n := range impls {
 		if n != 2 {
