@@ -19,6 +19,15 @@ var _ resize.Resizer = (*PoolWithFunc)(nil)
 // at most size at once. A nil pf is ErrLackPoolFunc; a size or option
 // error is as for NewPool.
 func NewPoolWithFunc(size int, pf func(any), options ...Option) (*PoolWithFunc, error) {
+	p, err := newFuncPool(size, pf, options)
+	if err != nil {
+		return nil, err
+	}
+	return &PoolWithFunc{poolCommon{p}, p}, nil
+}
+
+// newFuncPool builds the engine of both pools with a function.
+func newFuncPool[T any](size int, pf func(T), options []Option) (*pool.FuncPool[T], error) {
 	if pf == nil {
 		return nil, ErrLackPoolFunc
 	}
@@ -26,11 +35,7 @@ func NewPoolWithFunc(size int, pf func(any), options ...Option) (*PoolWithFunc, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := pool.NewFunc(size, pf, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &PoolWithFunc{poolCommon{p}, p}, nil
+	return pool.NewFunc(size, pf, opts...)
 }
 
 // Invoke runs the pool's function on arg, as Pool.Submit runs a task: it
@@ -54,14 +59,7 @@ type PoolWithFuncGeneric[T any] struct {
 // argument, at most size at once. A nil pf is ErrLackPoolFunc; a size or
 // option error is as for NewPool.
 func NewPoolWithFuncGeneric[T any](size int, pf func(T), options ...Option) (*PoolWithFuncGeneric[T], error) {
-	if pf == nil {
-		return nil, ErrLackPoolFunc
-	}
-	opts, err := engineOptions(size, options)
-	if err != nil {
-		return nil, err
-	}
-	p, err := pool.NewFunc(size, pf, opts...)
+	p, err := newFuncPool(size, pf, options)
 	if err != nil {
 		return nil, err
 	}

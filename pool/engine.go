@@ -133,8 +133,9 @@ import (
 //	    has stopped (maybeDoneLocked); every accepted unit has then run or
 //	    been handed back.
 //	C3. A closer waits on the done channel of the life it closed, which
-//	    close returns (awaitLife); it never reads the channel again, so a
-//	    Reboot that opens a new life does not make it wait for that one.
+//	    close returns (awaitLife; ReleaseDone hands it to its caller); it
+//	    never reads the channel again, so a Reboot that opens a new life
+//	    does not make it wait for that one.
 //	C4. Reboot reopens at once if the life has ended; otherwise it marks a
 //	    reboot pending, and the critical section that ends the life reopens
 //	    the engine first and closes the old done channel after, so a Reboot
