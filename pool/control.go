@@ -13,7 +13,9 @@ import (
 func (e *engine[E]) Cap() int { return e.gate.capacity() }
 
 // Running returns the number of tasks executing now. Idle workers are not
-// counted.
+// counted, nor is a task that panicked while its panic handler runs (its
+// worker keeps the slot until the handler returns, so Free may count that
+// slot as free meanwhile).
 func (e *engine[E]) Running() int { return e.running() }
 
 // Free returns Cap minus Running, or 0 when a shrink has left more tasks

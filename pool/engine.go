@@ -34,7 +34,9 @@ import (
 // of slots held, and a closed bit. A slot is the right to run units.
 //
 //	S1. A unit runs only on a goroutine that holds a slot. Running() is H
-//	    minus the spinning workers.
+//	    minus the spinning workers and minus the workers whose unit
+//	    panicked, from the panic handler's call until they take their next
+//	    unit or give the slot back (e.handling).
 //	S2. A unit starts at one atomic step that sees H <= C with the slot
 //	    counted: either the CAS that takes a slot for that very unit (the
 //	    unit is handed over with it: submit, submitSlow, admitWaiters), or,
@@ -164,6 +166,12 @@ type engine[E any] struct {
 	// Submit needs one, and allocating them dominated the I/O benchmark's
 	// garbage.
 	spare sync.Pool
+
+	// handling counts workers that hold a slot after their unit panicked:
+	// from the call of the panic handler until the worker takes its next
+	// unit or gives the slot back. The unit has completed, so Running does
+	// not count them (ants' order: the count drops before the handler runs).
+	handling atomic.Int32
 
 	panicked atomic.Uint64
 	rejected atomic.Uint64
@@ -641,7 +649,10 @@ func (e *engine[E]) isClosed() bool {
 }
 
 func (e *engine[E]) running() int {
-	return max(0, e.gate.held()-int(e.spinning.Load()))
+	// Each subtracted counter drops only after its worker has taken its
+	// next unit or given its slot back, so a completed unit is never
+	// counted again; at worst a worker is missed for an instant.
+	return max(0, e.gate.held()-int(e.spinning.Load())-int(e.handling.Load()))
 }
 
 func (e *engine[E]) waiting() int {

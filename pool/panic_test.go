@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -71,4 +72,43 @@ func assertFullWidth(t *testing.T, p *pool.Pool, n int) {
 	}
 	close(gate)
 	synctest.Wait()
+}
+
+// TestRunningDropsBeforePanicHandler checks that a task that panicked is
+// no longer counted in Running when the panic handler runs (ants' order),
+// and that the worker counts again once it runs its next task.
+func TestRunningDropsBeforePanicHandler(t *testing.T) {
+	for _, queue := range []int{0, pool.DefaultQueueSize} {
+		var p *pool.Pool
+		var inHandler, statsInHandler atomic.Int64
+		handled := make(chan struct{})
+		p, err := pool.New(1, pool.WithQueueSize(queue), pool.WithPanicHandler(func(any) {
+			inHandler.Store(int64(p.Running()))
+			statsInHandler.Store(int64(p.Stats().Running))
+			close(handled)
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Submit(func() { panic("boom") }); err != nil {
+			t.Fatal(err)
+		}
+		<-handled
+		if n, s := inHandler.Load(), statsInHandler.Load(); n != 0 || s != 0 {
+			t.Errorf("queue %d: Running() = %d, Stats().Running = %d inside the panic handler, want 0", queue, n, s)
+		}
+		hold := make(chan struct{})
+		started := make(chan struct{})
+		if err := p.Submit(func() { close(started); <-hold }); err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		if n := p.Running(); n != 1 {
+			t.Errorf("queue %d: Running() = %d with the next task running, want 1", queue, n)
+		}
+		close(hold)
+		if err := p.ReleaseTimeout(5 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -33,6 +33,10 @@ type worker[E any] struct {
 	// poolkit_hooks build tag, for the S1 and S5 checks.
 	holds bool
 
+	// handled says that the worker's last unit panicked and it is counted
+	// in e.handling; only its own goroutine reads or writes it.
+	handled bool
+
 	completed atomic.Uint64 // written only by the worker's goroutine
 }
 
@@ -154,10 +158,21 @@ func (e *engine[E]) exec(w *worker[E], t E) {
 	defer func() {
 		w.completed.Store(w.completed.Load() + 1)
 		if r := recover(); r != nil {
+			w.handled = true
+			e.handling.Add(1)
 			e.handlePanic(r)
 		}
 	}()
 	e.run(t)
+}
+
+// settle ends the handling count of a worker whose unit panicked, once it
+// has given its slot back or taken its next unit.
+func (w *worker[E]) settle() {
+	if w.handled {
+		w.handled = false
+		w.e.handling.Add(-1)
+	}
 }
 
 // work runs units while the worker holds a slot. It returns with the slot
@@ -166,6 +181,7 @@ func (e *engine[E]) exec(w *worker[E], t E) {
 func (e *engine[E]) work(w *worker[E]) {
 	for {
 		if e.gate.releaseIfOver() {
+			w.settle()
 			e.afterRelease()
 			return
 		}
@@ -175,6 +191,7 @@ func (e *engine[E]) work(w *worker[E]) {
 		}
 		if !ok {
 			e.gate.release()
+			w.settle()
 			e.afterRelease()
 			hook(hkRecheck)
 			// W3: a pusher that saw our slot held, or saw us spinning,
@@ -199,6 +216,7 @@ func (e *engine[E]) work(w *worker[E]) {
 		// check and the take would otherwise not hold for this unit.
 		if e.gate.releaseIfOver() {
 			e.deferStart(t, pos)
+			w.settle()
 			e.afterRelease()
 			return
 		}
@@ -206,6 +224,7 @@ func (e *engine[E]) work(w *worker[E]) {
 		if e.waitersN.Load() > 0 {
 			e.admitWaiters() // the take made room for a blocked submitter
 		}
+		w.settle()
 		e.exec(w, t)
 	}
 }
