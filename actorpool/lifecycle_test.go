@@ -233,6 +233,7 @@ func TestBadInput(t *testing.T) {
 		{"Tell nil message", r.Tell(nil), actorpool.ErrNilMessage},
 		{"Tell zero Ref", zero.Tell(1), actorpool.ErrNilRef},
 		{"Stop zero Ref", zero.Stop(), actorpool.ErrNilRef},
+		//lint:ignore SA1012 the nil context is the input under test
 		{"Ask nil context", func() error { _, err := r.Ask(nil, 1); return err }(), actorpool.ErrNilContext},
 		{"Ask done context", func() error { _, err := r.Ask(done, 1); return err }(), context.Canceled},
 		{"Spawn nil behavior", func() error { _, err := s.Spawn(nil); return err }(), actorpool.ErrNilBehavior},
@@ -243,6 +244,7 @@ func TestBadInput(t *testing.T) {
 			_, err := s.Spawn(func() actorpool.Behavior { return nil }, actorpool.WithMailboxSize(0))
 			return err
 		}(), actorpool.ErrInvalidOption},
+		//lint:ignore SA1012 the nil context is the input under test
 		{"Shutdown nil context", s.Shutdown(nil), actorpool.ErrNilContext},
 	}
 	for _, c := range checks {

@@ -218,7 +218,8 @@ func TestReleaseNowWaitLater(t *testing.T) {
 		}
 
 		q, _ := ants.NewPool(1)
-		if err := q.ReleaseContext(nil); err != ants.ErrNilContext || !q.IsClosed() { //nolint:staticcheck // the nil context is the point
+		//lint:ignore SA1012 the nil context is the input under test
+		if err := q.ReleaseContext(nil); err != ants.ErrNilContext || !q.IsClosed() {
 			t.Errorf("ReleaseContext(nil): %v, closed %v; want ErrNilContext, closed", err, q.IsClosed())
 		}
 	})

@@ -162,7 +162,8 @@ func TestMultiPoolWithFuncNil(t *testing.T) {
 	if nils.Load() != 6 {
 		t.Errorf("the function saw nil %d times, want 6", nils.Load())
 	}
-	if err := mp.ReleaseContext(nil); err != ants.ErrNilContext { //nolint:staticcheck // the nil context is the point
+	//lint:ignore SA1012 the nil context is the input under test
+	if err := mp.ReleaseContext(nil); err != ants.ErrNilContext {
 		t.Errorf("ReleaseContext(nil): %v, want ErrNilContext", err)
 	}
 }

@@ -103,7 +103,7 @@ func (l *law) decide(o Observation) (int, string) {
 	lo, hi := l.bounds(o)
 	s0 := l.s0(o)
 	if j := l.judge(o); j != "" {
-		lo, hi = l.bounds(o)
+		_, hi = l.bounds(o)
 		if n > hi {
 			return l.done(o, hi, j)
 		}

@@ -3,6 +3,8 @@ package compat_test
 import (
 	"context"
 	"errors"
+	"flag"
+	"os"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,11 +16,24 @@ import (
 	"github.com/poolkit/poolkit/compat"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
+	"github.com/poolkit/poolkit/spec_test"
 )
 
-// TestMain checks for leaked goroutines; ants starts two at import, which
-// the baseline ignores.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m, goleak.IgnoreCurrent()) }
+var (
+	update    = flag.Bool("update", false, "rewrite MATRIX.md from this run's results")
+	matrixOut = flag.String("matrix-out", "", "write the matrix this run found to this file instead of checking MATRIX.md")
+)
+
+// TestMain checks for leaked goroutines (ants starts two at import, which
+// the baseline ignores), except in the child processes the conformance
+// suite starts: a leak there is the result of the pool under test.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if spectest.IsChild() {
+		os.Exit(m.Run())
+	}
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+}
 
 // Every adapter can be driven through the resize contract.
 var (

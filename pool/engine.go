@@ -233,7 +233,8 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 	e.mu.Unlock()
 }
 
-// submit accepts t, or says why not. ctx may be nil (no cancellation).
+// submit accepts t, or says why not. Calls without a context of their
+// own (Submit, Invoke) pass context.Background(), whose Done is nil.
 //
 // A free slot with no worker looking for work means t can start now: it
 // is handed straight to a worker (T1), so it never takes room in the queue
@@ -346,13 +347,9 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	hook(hkBlock)
 	e.mu.Unlock()
 
-	var cancel <-chan struct{}
-	if ctx != nil {
-		cancel = ctx.Done()
-	}
 	select {
 	case <-w.done:
-	case <-cancel:
+	case <-ctx.Done():
 		e.mu.Lock()
 		if w.queued {
 			e.mu.waiters.remove(w)

@@ -34,7 +34,7 @@ func NewFunc[T any](size int, fn func(T), opts ...Option) (*FuncPool[T], error) 
 
 // Invoke hands arg to the pool; fn(arg) will run once. Its outcomes are
 // those of Pool.Submit.
-func (p *FuncPool[T]) Invoke(arg T) error { return p.submit(nil, arg) }
+func (p *FuncPool[T]) Invoke(arg T) error { return p.submit(context.Background(), arg) }
 
 // InvokeContext is Invoke bounded by ctx, as Pool.SubmitContext is.
 func (p *FuncPool[T]) InvokeContext(ctx context.Context, arg T) error {

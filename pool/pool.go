@@ -67,7 +67,7 @@ func (p *Pool) Submit(task func()) error {
 	if task == nil {
 		return ErrNilTask
 	}
-	return p.submit(nil, task)
+	return p.submit(context.Background(), task)
 }
 
 // SubmitContext is Submit bounded by ctx: if ctx is done before the task is

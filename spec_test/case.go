@@ -125,7 +125,7 @@ func isOverload(err error) bool     { return errors.Is(err, pool.ErrPoolOverload
 func submit(p Pool, task func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("Submit panicked: %v", r)
+			err = fmt.Errorf("the pool's Submit panicked: %v", r)
 		}
 	}()
 	return p.Submit(task)

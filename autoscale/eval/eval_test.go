@@ -13,7 +13,7 @@ import (
 
 	"github.com/poolkit/poolkit/autoscale"
 	"github.com/poolkit/poolkit/autoscale/eval"
-	"github.com/poolkit/poolkit/bench/scaleplot"
+	"github.com/poolkit/poolkit/autoscale/eval/scaleplot"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

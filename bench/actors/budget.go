@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -31,7 +32,7 @@ func Budget(budget int) Workload {
 		var hot atomic.Int64
 		hotRef, err := sys.Spawn(func() actorpool.Behavior {
 			return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) {
-				spin(handlerWork)
+				runtime.KeepAlive(spin(handlerWork)) // the work must not be optimised away
 				hot.Add(1)
 				if !stop.Load() {
 					_ = c.Tell(c.Self(), msg)
@@ -45,7 +46,7 @@ func Budget(budget int) Workload {
 		for i := range cold {
 			cold[i], err = sys.Spawn(func() actorpool.Behavior {
 				return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) {
-					spin(handlerWork)
+					runtime.KeepAlive(spin(handlerWork)) // the work must not be optimised away
 					_ = c.Respond(msg)
 				})
 			})

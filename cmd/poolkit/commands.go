@@ -86,7 +86,7 @@ func runSpec(c config, root string, stdout io.Writer) (*specOutcome, error) {
 	}
 	_ = os.Remove(abs)
 	prog := newProgress("spec", c.plain, stdout)
-	o.passed, o.tail, err = goTest(root, "./spec_test",
+	o.passed, o.tail, err = goTest(filepath.Join(root, "compat"), ".",
 		[]string{"-run", "^(TestConformance|TestMatrixUpToDate)$"},
 		[]string{"-matrix-out", abs}, prog)
 	if err != nil {
@@ -151,7 +151,7 @@ func runAutoscale(c config, root string, stdout io.Writer) (*autoscaleOutcome, e
 		_ = os.Remove(absOr(t))
 	}
 	prog := newProgress("autoscale", c.plain, stdout)
-	o.passed, o.tail, err = goTest(root, "./autoscale/eval", goFlags, args, prog)
+	o.passed, o.tail, err = goTest(filepath.Join(root, "autoscale", "eval"), ".", goFlags, args, prog)
 	if err != nil {
 		return nil, err
 	}

@@ -48,9 +48,6 @@ type config struct {
 
 var commands = []string{"report", "bench", "actors", "spec", "autoscale"}
 
-// errHelp is returned for -h and -help: usage was printed, nothing failed.
-var errHelp = flag.ErrHelp
-
 // parseArgs reads the command line (without the program name). Usage and
 // errors are written to errOut.
 func parseArgs(args []string, errOut io.Writer) (config, error) {

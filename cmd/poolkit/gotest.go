@@ -20,25 +20,26 @@ const module = "github.com/poolkit/poolkit"
 // errNoSource says why spec and autoscale cannot run.
 var errNoSource = errors.New("spec and autoscale run poolkit's test suites with the go command: run poolkit from a clone of " + module)
 
-// moduleRoot finds the poolkit source tree the working directory is in.
+// moduleRoot finds the poolkit source tree: the directory of the root
+// module as the go command resolves it from the working directory (through
+// go.work, or the replace directive of this command's own module).
 func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module).Output()
 	if err != nil {
-		return "", fmt.Errorf("%w (go env GOMOD: %v)", errNoSource, err)
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(exit.Stderr))
+		}
+		return "", fmt.Errorf("%w (go list -m %s: %v)", errNoSource, module, err)
 	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
+	dir := strings.TrimSpace(string(out))
+	if dir == "" {
 		return "", errNoSource
 	}
-	data, err := os.ReadFile(gomod)
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 		return "", fmt.Errorf("%w: %v", errNoSource, err)
 	}
-	first, _, _ := strings.Cut(string(data), "\n")
-	if strings.TrimSpace(strings.TrimPrefix(first, "module")) != module {
-		return "", fmt.Errorf("%w (%s is another module's)", errNoSource, gomod)
-	}
-	return filepath.Dir(gomod), nil
+	return dir, nil
 }
 
 // testEvent is one line of `go test -json`.

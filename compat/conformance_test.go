@@ -1,4 +1,4 @@
-package spectest_test
+package compat_test
 
 import (
 	"testing"

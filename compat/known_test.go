@@ -1,4 +1,4 @@
-package spectest_test
+package compat_test
 
 import (
 	"strings"
@@ -19,9 +19,9 @@ var antsCommon = map[string]string{
 	"SUB-1": "Submit(nil) returns nil; the worker then panics calling it (recovered and logged by ants)",
 	"CAP-2": "after Tune(2) on a pool of 4 with 4 idle workers, 4 new tasks run at once: idle workers are reused without checking the capacity",
 	// Replay the shrunk case with:
-	// POOLKIT_SPECTEST_CHILD=1 go test ./spec_test -run '^TestConformance$/^ants$/^CAP-6-' \
+	// POOLKIT_SPECTEST_CHILD=1 go test ./compat -run '^TestConformance$/^ants$/^CAP-6-' \
 	//   -rapid.failfile=testdata/rapid/TestConformance_ants_CAP-6-random-resizes/ants-shrink-idle-reuse.fail
-	"CAP-6": "rapid shrinks it to Submit, Submit, Finish, Resize(1), Submit: the last task starts beside the one still running, on the idle worker (failfile committed in spec_test/testdata/rapid)",
+	"CAP-6": "rapid shrinks it to Submit, Submit, Finish, Resize(1), Submit: the last task starts beside the one still running, on the idle worker (failfile committed in compat/testdata/rapid)",
 	"RSZ-4": "Tune(0) and Tune(-1) are silently ignored: no error",
 	"RSZ-5": "Tune(5) on a released pool returns no error and changes Cap to 5",
 	"CLS-5": "a second ReleaseContext, after one that timed out, returns ErrPoolClosed instead of waiting: release now, wait later is impossible",

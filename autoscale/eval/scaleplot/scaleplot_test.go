@@ -11,7 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/poolkit/poolkit/autoscale/eval"
-	"github.com/poolkit/poolkit/bench/scaleplot"
+	"github.com/poolkit/poolkit/autoscale/eval/scaleplot"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -1,4 +1,4 @@
-package spectest_test
+package compat_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 const matrixPath = "../MATRIX.md"
 
-const regenerate = "go test ./spec_test -run 'TestConformance|TestMatrix' -args -update"
+const regenerate = "go test ./compat -run 'TestConformance|TestMatrix' -args -update"
 
 // TestMatrixUpToDate fails when MATRIX.md differs from what this run of
 // TestConformance found (it needs the full run; with -update it rewrites
@@ -58,7 +58,7 @@ var symbols = map[spectest.Status]string{
 func renderMatrix(impls []spectest.Implementation) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Conformance matrix\n\n")
-	fmt.Fprintf(&b, "Every clause of the conformance part of [SPEC.md](SPEC.md), run by `spec_test` against poolkit and,\n")
+	fmt.Fprintf(&b, "Every clause of the conformance part of [SPEC.md](SPEC.md), run by the suite of `spec_test` (from `compat`'s tests) against poolkit and,\n")
 	fmt.Fprintf(&b, "through the adapters in `compat`, against ants v2.12.1, poolkit's drop-in replacement for it\n")
 	fmt.Fprintf(&b, "(`github.com/poolkit/poolkit/ants`), pond v2.7.1, tunny v0.1.4 and poolkit's actor router.\n")
 	fmt.Fprintf(&b, "Generated; regenerate with `%s`.\n", regenerate)
@@ -105,7 +105,7 @@ func renderMatrix(impls []spectest.Implementation) []byte {
 			r := results[impl.Name][i]
 			switch {
 			case r.Status == spectest.XFail || r.Status == spectest.Fail:
-				lines = append(lines, fmt.Sprintf("- **%s** ✗ %s. Reproduce: `go test ./spec_test -run '^TestConformance$/^%s$/^%s-' -v`",
+				lines = append(lines, fmt.Sprintf("- **%s** ✗ %s. Reproduce: `go test ./compat -run '^TestConformance$/^%s$/^%s-' -v`",
 					c.ID, r.Note, impl.Name, c.ID))
 			case r.Note != "" && r.Status != spectest.NA:
 				lines = append(lines, fmt.Sprintf("- **%s** note: %s.", c.ID, r.Note))
