@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -58,19 +59,20 @@ func batch(c contender, workers, tasks int, task func(i int)) func(b *testing.B)
 	return func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			r, err := c.make(workers)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var wg sync.WaitGroup
-			wg.Add(tasks)
-			for i := range tasks {
-				if err := r.Submit(func() { task(i); wg.Done() }); err != nil {
-					b.Fatal(err)
-				}
-			}
-			wg.Wait()
-			r.Close()
+			batchOnce(b, c, workers, tasks, task)
 		}
 	}
+}
+
+func batchOnce(b *testing.B, c contender, workers, tasks int, task func(i int)) {
+	r := start(b, c, workers)
+	defer release(b, c.name, r)
+	var wg sync.WaitGroup
+	wg.Add(tasks)
+	for i := range tasks {
+		if err := r.Submit(func() { task(i); wg.Done() }); err != nil {
+			problem(b, c.name, fmt.Sprintf("Submit of task %d of %d = %v", i+1, tasks, err))
+		}
+	}
+	wg.Wait()
 }

@@ -11,17 +11,21 @@ replace github.com/poolkit/poolkit/spec_test => ../spec_test
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/Jeffail/tunny v0.1.4
-	github.com/alitto/pond/v2 v2.7.1
-	github.com/gammazero/workerpool v1.1.3
 	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
-	github.com/sourcegraph/conc v0.3.0
+	github.com/poolkit/poolkit/compat v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit/spec_test v0.0.0-00010101000000-000000000000
 	go.uber.org/goleak v1.3.0
-	golang.org/x/sync v0.20.0
 )
 
 require (
+	github.com/alitto/pond/v2 v2.7.1 // indirect
+	github.com/anishathalye/porcupine v1.3.1 // indirect
 	github.com/gammazero/deque v0.2.0 // indirect
+	github.com/gammazero/workerpool v1.1.3 // indirect
+	github.com/sourcegraph/conc v0.3.0 // indirect
 	go.uber.org/atomic v1.7.0 // indirect
 	go.uber.org/multierr v1.9.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
@@ -22,10 +23,10 @@ func invoke() Workload {
 				var wg sync.WaitGroup
 				p, err := pool.NewFunc(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
 				if err != nil {
-					b.Fatal(err)
+					problem(b, "poolkit", fmt.Sprintf("NewFunc(8) = %v", err))
 				}
-				invokeLoop(b, &wg, p.Invoke)
-				p.Release()
+				defer p.Release()
+				invokeLoop(b, "poolkit", &wg, p.Invoke)
 			}},
 			{"chan", func(b *testing.B) {
 				var wg, workers sync.WaitGroup
@@ -38,7 +39,7 @@ func invoke() Workload {
 						}
 					})
 				}
-				invokeLoop(b, &wg, func(x uint64) error { ch <- x; return nil })
+				invokeLoop(b, "chan", &wg, func(x uint64) error { ch <- x; return nil })
 				close(ch)
 				workers.Wait()
 			}},
@@ -46,27 +47,29 @@ func invoke() Workload {
 				var wg sync.WaitGroup
 				p, err := ants.NewPoolWithFuncGeneric(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
 				if err != nil {
-					b.Fatal(err)
+					problem(b, "ants", fmt.Sprintf("NewPoolWithFuncGeneric(8) = %v", err))
 				}
-				invokeLoop(b, &wg, p.Invoke)
-				p.Release()
+				defer p.Release()
+				invokeLoop(b, "ants", &wg, p.Invoke)
 			}},
 			{"poolkit-ants", func(b *testing.B) {
 				var wg sync.WaitGroup
 				p, err := dropin.NewPoolWithFuncGeneric(8, func(x uint64) { sink.Add(spin(x) & 1); wg.Done() })
 				if err != nil {
-					b.Fatal(err)
+					problem(b, "poolkit-ants", fmt.Sprintf("NewPoolWithFuncGeneric(8) = %v", err))
 				}
-				invokeLoop(b, &wg, p.Invoke)
-				p.Release()
+				defer p.Release()
+				invokeLoop(b, "poolkit-ants", &wg, p.Invoke)
 			}},
 			{"tunny", func(b *testing.B) {
 				// Process blocks until the job is done: each call gets a
-				// goroutine, as with the func() workloads.
+				// goroutine of its own, so that the caller goes on at once
+				// (compat's adapter, in the func() workloads, also waits
+				// for a worker to start the job before it returns).
 				var wg sync.WaitGroup
 				p := tunny.NewFunc(8, func(x any) any { sink.Add(spin(x.(uint64)) & 1); wg.Done(); return nil })
 				var callers sync.WaitGroup
-				invokeLoop(b, &wg, func(x uint64) error { callers.Go(func() { p.Process(x) }); return nil })
+				invokeLoop(b, "tunny", &wg, func(x uint64) error { callers.Go(func() { p.Process(x) }); return nil })
 				callers.Wait()
 				p.Close()
 			}},
@@ -74,16 +77,19 @@ func invoke() Workload {
 	}
 }
 
-// invokeLoop hands one argument per op to invoke and waits for the batch;
-// the pool's function calls wg.Done. The timer stops before it returns.
-func invokeLoop(b *testing.B, wg *sync.WaitGroup, invoke func(uint64) error) {
+// invokeLoop hands one argument per op to impl's invoke and waits for
+// the batch; the pool's function calls wg.Done. The timer stops before it
+// returns.
+func invokeLoop(b *testing.B, impl string, wg *sync.WaitGroup, invoke func(uint64) error) {
 	b.ReportAllocs()
 	var i uint64
 	for b.Loop() {
 		i++
 		wg.Add(1)
 		if err := invoke(i); err != nil {
-			b.Fatal(err)
+			wg.Done()
+			wg.Wait()
+			problem(b, impl, fmt.Sprintf("Invoke of argument %d = %v", i, err))
 		}
 	}
 	wg.Wait()

@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/poolkit/poolkit/resize"
 )
 
 // TestMain checks for leaked goroutines. ants starts a default pool with
@@ -23,7 +26,7 @@ func TestContenders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rs, ok := r.(resizer); ok {
+			if rs, ok := r.(resize.Resizer); ok {
 				if err := rs.Resize(2); err != nil {
 					t.Fatal(err)
 				}
@@ -37,7 +40,9 @@ func TestContenders(t *testing.T) {
 				}
 			}
 			wg.Wait()
-			r.Close()
+			if err := r.Release(context.Background()); err != nil {
+				t.Fatal(err)
+			}
 			if n.Load() != 1000 {
 				t.Errorf("%s ran %d of 1000 tasks", c.name, n.Load())
 			}

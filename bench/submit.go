@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
@@ -50,11 +51,9 @@ func submitLatency() Workload {
 // call is timed into one of its histograms.
 func contended(c contender, hs *histograms) func(b *testing.B) {
 	return func(b *testing.B) {
-		r, err := c.make(8)
-		if err != nil {
-			b.Fatal(err)
-		}
+		r := start(b, c, 8)
 		var wg sync.WaitGroup
+		var failed firstError
 		b.ReportAllocs()
 		b.SetParallelism(submitters)
 		b.ResetTimer()
@@ -76,7 +75,7 @@ func contended(c contender, hs *histograms) func(b *testing.B) {
 					_ = h.RecordValue(min(int64(time.Since(start)), maxLatency))
 				}
 				if err != nil {
-					b.Error(err)
+					failed.set(fmt.Errorf("Submit = %v", err))
 					wg.Done()
 					return
 				}
@@ -84,9 +83,24 @@ func contended(c contender, hs *histograms) func(b *testing.B) {
 		})
 		wg.Wait()
 		b.StopTimer()
-		r.Close()
+		release(b, c.name, r)
+		if err := failed.get(); err != nil {
+			problem(b, c.name, err.Error())
+		}
 	}
 }
+
+// firstError keeps the first of the errors goroutines report.
+type firstError struct {
+	once sync.Once
+	err  error
+}
+
+func (f *firstError) set(err error) { f.once.Do(func() { f.err = err }) }
+
+// get returns the first error set; call it once the goroutines that set
+// errors are done.
+func (f *firstError) get() error { return f.err }
 
 // histograms hands one preallocated histogram to each RunParallel
 // goroutine, so that recording allocates nothing while timed.

@@ -13,16 +13,26 @@ import (
 )
 
 // Summary is one contender's figures in one workload: medians over the
-// rounds that ran it.
+// rounds that measured it.
 type Summary struct {
 	Workload, Impl string
-	// Runs counts the rounds that measured the case; Failed, those whose
-	// run failed (they are left out of every median).
-	Runs, Failed int
-	NsPerOp      float64
-	// Ratio is the median, over the rounds, of this case's ns/op divided
-	// by poolkit's in the same round: 2 means twice poolkit's time. It is
-	// 0 when no round measured both.
+	// Runs counts the rounds that ran the case; Failed, those whose run
+	// could not be measured (they are left out of every median), and
+	// Findings, the failed runs a check on a peer library stopped (see
+	// Run.Finding). Failed - Findings runs failed for a reason of
+	// poolkit's own.
+	Runs, Failed, Findings int
+	// Problems are the distinct reasons the failed runs recorded, in the
+	// order they came.
+	Problems []string
+	// Samples are the measured rounds' times per op in ns, in round order.
+	Samples []float64
+	// NsPerOp is the median of Samples.
+	NsPerOp float64
+	// Ratio is NsPerOp over poolkit's NsPerOp in the same workload: the
+	// ratio of the two medians, so that it agrees with the times shown
+	// beside it (2 means twice poolkit's time). 0 when either contender
+	// has no measured round.
 	Ratio                   float64
 	AllocsPerOp, BytesPerOp float64
 	// Metrics holds the medians of the extra metrics (p99-ns, peak-MB...).
@@ -32,47 +42,53 @@ type Summary struct {
 // Summaries returns one Summary per case, workload by workload in the
 // order of r.Workloads, cases in their order.
 func (r *Results) Summaries() []Summary {
-	type key struct {
-		w, impl string
-		round   int
-	}
-	byKey := map[key]Run{}
-	for _, run := range r.Runs {
-		byKey[key{run.Workload, run.Impl, run.Round}] = run
-	}
 	var out []Summary
 	for _, w := range r.Workloads {
+		first := len(out)
 		for _, c := range w.Cases {
 			s := Summary{Workload: w.Name, Impl: c.Impl, Metrics: map[string]float64{}}
-			var ns, ratios, allocs, bytes []float64
+			var allocs, bytes []float64
 			metrics := map[string][]float64{}
 			for _, run := range r.Runs {
 				if run.Workload != w.Name || run.Impl != c.Impl {
 					continue
 				}
 				s.Runs++
-				res := run.Result
-				if res.N == 0 {
+				if run.Failed() {
 					s.Failed++
+					if run.Finding() {
+						s.Findings++
+					}
+					if run.Problem != "" && !slices.Contains(s.Problems, run.Problem) {
+						s.Problems = append(s.Problems, run.Problem)
+					}
 					continue
 				}
-				x := nsPerOp(res)
-				ns = append(ns, x)
+				res := run.Result
+				s.Samples = append(s.Samples, nsPerOp(res))
 				allocs = append(allocs, float64(res.MemAllocs)/float64(res.N))
 				bytes = append(bytes, float64(res.MemBytes)/float64(res.N))
 				for m, v := range res.Extra {
 					metrics[m] = append(metrics[m], v)
 				}
-				if ref, ok := byKey[key{w.Name, "poolkit", run.Round}]; ok && ref.Result.N > 0 {
-					ratios = append(ratios, x/nsPerOp(ref.Result))
-				}
 			}
-			s.NsPerOp, s.Ratio = median(ns), median(ratios)
+			s.NsPerOp = median(s.Samples)
 			s.AllocsPerOp, s.BytesPerOp = median(allocs), median(bytes)
 			for m, vs := range metrics {
 				s.Metrics[m] = median(vs)
 			}
 			out = append(out, s)
+		}
+		var ref float64
+		for _, s := range out[first:] {
+			if s.Impl == "poolkit" {
+				ref = s.NsPerOp
+			}
+		}
+		for i := first; i < len(out); i++ {
+			if ref > 0 && out[i].NsPerOp > 0 {
+				out[i].Ratio = out[i].NsPerOp / ref
+			}
 		}
 	}
 	return out
@@ -109,8 +125,16 @@ func (r *Results) WriteRaw(w io.Writer) error {
 		suffix = fmt.Sprintf("-%d", m.GOMAXPROCS)
 	}
 	for _, run := range r.Runs {
-		if run.Result.N == 0 {
-			fmt.Fprintf(w, "# Benchmark%s/impl=%s failed in round %d\n", run.Workload, run.Impl, run.Round+1)
+		if run.Failed() {
+			what := "failed"
+			if run.Finding() {
+				what = "finding"
+			}
+			reason := run.Problem
+			if reason == "" {
+				reason = "no reason recorded"
+			}
+			fmt.Fprintf(w, "# Benchmark%s/impl=%s round %d: %s: %s\n", run.Workload, run.Impl, run.Round+1, what, reason)
 			continue
 		}
 		fmt.Fprintf(w, "Benchmark%s/impl=%s%s\t%s\t%s\n", run.Workload, run.Impl, suffix, run.Result.String(), run.Result.MemString())
@@ -137,7 +161,8 @@ func (r *Results) Columns(workload string) []string {
 }
 
 // WriteTable writes a plain-text table per workload: median time per op,
-// ratio to poolkit, allocations and the extra metrics.
+// the ratio of that median to poolkit's, allocations and the extra
+// metrics; a contender none of whose runs was measured shows why.
 func (r *Results) WriteTable(w io.Writer) error {
 	sums := r.Summaries()
 	for _, wl := range r.Workloads {
@@ -149,45 +174,50 @@ func (r *Results) WriteTable(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t\n", strings.Join(header, "\t"))
 		for _, s := range sums {
 			if s.Workload == wl.Name {
-				fmt.Fprintf(tw, "%s\t%s\t\n", s.Impl, strings.Join(Cells(s, cols), "\t"))
+				fmt.Fprintf(tw, "%s\t%s\t\n", s.Impl, strings.Join(cells(s, cols), "\t"))
 			}
 		}
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
-	return nil
+	_, err := fmt.Fprintln(w, "vs poolkit: the ratio of the median time per op to poolkit's.")
+	return err
 }
 
-// Cells formats a summary's time, ratio, allocations and the given extra
+// cells formats a summary's time, ratio, allocations and the given extra
 // metrics for a table row.
-func Cells(s Summary, cols []string) []string {
+func cells(s Summary, cols []string) []string {
+	c := make([]string, 4+len(cols))
 	if s.Runs == s.Failed {
-		c := []string{"failed", "", "", ""}
-		for range cols {
-			c = append(c, "")
+		c[0] = "failed: " + strings.Join(s.Problems, "; ")
+		if s.Findings == s.Failed {
+			c[0] = "finding: " + strings.Join(s.Problems, "; ")
 		}
 		return c
 	}
-	ratio := "-"
+	c[0], c[1] = Duration(s.NsPerOp), "-"
 	if s.Ratio > 0 {
-		ratio = fmt.Sprintf("%.2fx", s.Ratio)
+		c[1] = fmt.Sprintf("%.2fx", s.Ratio)
 	}
-	c := []string{Duration(s.NsPerOp), ratio, fmt.Sprintf("%.0f", s.AllocsPerOp), bytesString(s.BytesPerOp)}
-	for _, m := range cols {
-		v, ok := s.Metrics[m]
-		switch {
-		case !ok:
-			c = append(c, "")
-		case strings.HasSuffix(m, "-ns"):
-			c = append(c, Duration(v))
-		default:
-			c = append(c, fmt.Sprintf("%.0f", v))
+	c[2], c[3] = fmt.Sprintf("%.0f", s.AllocsPerOp), Bytes(s.BytesPerOp)
+	for i, m := range cols {
+		if v, ok := s.Metrics[m]; ok {
+			c[4+i] = Metric(m, v)
 		}
 	}
 	if s.Failed > 0 {
 		c[0] += fmt.Sprintf(" (%d failed)", s.Failed)
 	}
 	return c
+}
+
+// Metric formats an extra metric's value: a duration for a metric in ns
+// (p99-ns), else a whole number.
+func Metric(unit string, v float64) string {
+	if strings.HasSuffix(unit, "-ns") {
+		return Duration(v)
+	}
+	return fmt.Sprintf("%.0f", v)
 }
 
 // Duration formats nanoseconds with three significant digits.
@@ -205,7 +235,8 @@ func Duration(ns float64) string {
 	}
 }
 
-func bytesString(b float64) string {
+// Bytes formats a byte count: 512, 1.5K, 2.0M.
+func Bytes(b float64) string {
 	switch {
 	case b < 1<<10:
 		return fmt.Sprintf("%.0f", b)

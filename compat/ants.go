@@ -7,6 +7,7 @@ import (
 	"github.com/panjf2000/ants/v2"
 
 	"github.com/poolkit/poolkit/resize"
+	"github.com/poolkit/poolkit/spec_test"
 )
 
 // This file holds the adapters of ants v2 and what they share with those
@@ -26,14 +27,14 @@ type antsOptionSet[O any] struct {
 	panicHandler func(func(any)) O
 }
 
-// of translates o into the library's options.
-func (s antsOptionSet[O]) of(o Options) []O {
-	opts := []O{s.nonblocking(o.Nonblocking), s.maxBlocking(o.MaxBlocking)}
-	if o.Expiry > 0 {
-		opts = append(opts, s.expiry(o.Expiry))
+// of translates c into the library's options.
+func (s antsOptionSet[O]) of(c spectest.Config) []O {
+	opts := []O{s.nonblocking(c.Nonblocking), s.maxBlocking(c.MaxBlocking)}
+	if c.Expiry > 0 {
+		opts = append(opts, s.expiry(c.Expiry))
 	}
-	if o.PanicHandler != nil {
-		opts = append(opts, s.panicHandler(o.PanicHandler))
+	if c.PanicHandler != nil {
+		opts = append(opts, s.panicHandler(c.PanicHandler))
 	}
 	return opts
 }
@@ -45,7 +46,7 @@ var antsOpts = antsOptionSet[ants.Option]{
 	panicHandler: ants.WithPanicHandler,
 }
 
-func antsOptions(o Options) []ants.Option { return antsOpts.of(o) }
+func antsOptions(c spectest.Config) []ants.Option { return antsOpts.of(c) }
 
 // callArg is the function of the adapters' pools with func(any)
 // arguments: it calls the task it is given as argument.
@@ -113,16 +114,16 @@ type Ants struct {
 
 // NewAnts returns an ants Pool of the given size (ants treats a size below
 // 1 as unlimited).
-func NewAnts(size int, o Options) (*Ants, error) {
-	p, err := ants.NewPool(size, antsOptions(o)...)
+func NewAnts(c spectest.Config) (*Ants, error) {
+	p, err := ants.NewPool(c.Size, antsOptions(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &Ants{antsControl{p}, p}, nil
 }
 
-// Supports reports which Options ants honours: all of them.
-func (*Ants) Supports(Feature) bool { return true }
+// Supports reports which Config fields ants honours: all of them.
+func (*Ants) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Pool.Submit.
 func (a *Ants) Submit(task func()) error {
@@ -137,16 +138,16 @@ type AntsFunc struct {
 
 // NewAntsFunc returns an ants PoolWithFuncGeneric of the given size whose
 // function calls its argument.
-func NewAntsFunc(size int, o Options) (*AntsFunc, error) {
-	p, err := ants.NewPoolWithFuncGeneric(size, func(f func()) { f() }, antsOptions(o)...)
+func NewAntsFunc(c spectest.Config) (*AntsFunc, error) {
+	p, err := ants.NewPoolWithFuncGeneric(c.Size, func(f func()) { f() }, antsOptions(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &AntsFunc{antsControl{p}, p}, nil
 }
 
-// Supports reports which Options ants honours: all of them.
-func (*AntsFunc) Supports(Feature) bool { return true }
+// Supports reports which Config fields ants honours: all of them.
+func (*AntsFunc) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Invoke with the task as argument; a nil task is passed on
 // like any other argument.
@@ -162,16 +163,16 @@ type AntsFuncAny struct {
 
 // NewAntsFuncAny returns an ants PoolWithFunc of the given size whose
 // function calls its argument.
-func NewAntsFuncAny(size int, o Options) (*AntsFuncAny, error) {
-	p, err := ants.NewPoolWithFunc(size, callArg, antsOptions(o)...)
+func NewAntsFuncAny(c spectest.Config) (*AntsFuncAny, error) {
+	p, err := ants.NewPoolWithFunc(c.Size, callArg, antsOptions(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &AntsFuncAny{antsControl{p}, p}, nil
 }
 
-// Supports reports which Options ants honours: all of them.
-func (*AntsFuncAny) Supports(Feature) bool { return true }
+// Supports reports which Config fields ants honours: all of them.
+func (*AntsFuncAny) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.
@@ -202,18 +203,18 @@ type AntsMulti struct {
 	p *ants.MultiPool
 }
 
-// NewAntsMulti returns an ants MultiPool of total size n.
-func NewAntsMulti(size int, o Options) (*AntsMulti, error) {
-	pools, per := antsMultiSplit(size)
-	p, err := ants.NewMultiPool(pools, per, ants.RoundRobin, antsOptions(o)...)
+// NewAntsMulti returns an ants MultiPool of total size c.Size.
+func NewAntsMulti(c spectest.Config) (*AntsMulti, error) {
+	pools, per := antsMultiSplit(c.Size)
+	p, err := ants.NewMultiPool(pools, per, ants.RoundRobin, antsOptions(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &AntsMulti{antsControl{p}, p}, nil
 }
 
-// Supports reports which Options ants honours: all of them.
-func (*AntsMulti) Supports(Feature) bool { return true }
+// Supports reports which Config fields ants honours: all of them.
+func (*AntsMulti) Supports(spectest.Feature) bool { return true }
 
 // Submit calls MultiPool.Submit.
 func (a *AntsMulti) Submit(task func()) error {
@@ -227,19 +228,19 @@ type AntsMultiFunc struct {
 	p *ants.MultiPoolWithFunc
 }
 
-// NewAntsMultiFunc returns an ants MultiPoolWithFunc of total size n whose
+// NewAntsMultiFunc returns an ants MultiPoolWithFunc of total size c.Size whose
 // function calls its argument.
-func NewAntsMultiFunc(size int, o Options) (*AntsMultiFunc, error) {
-	pools, per := antsMultiSplit(size)
-	p, err := ants.NewMultiPoolWithFunc(pools, per, callArg, ants.RoundRobin, antsOptions(o)...)
+func NewAntsMultiFunc(c spectest.Config) (*AntsMultiFunc, error) {
+	pools, per := antsMultiSplit(c.Size)
+	p, err := ants.NewMultiPoolWithFunc(pools, per, callArg, ants.RoundRobin, antsOptions(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &AntsMultiFunc{antsControl{p}, p}, nil
 }
 
-// Supports reports which Options ants honours: all of them.
-func (*AntsMultiFunc) Supports(Feature) bool { return true }
+// Supports reports which Config fields ants honours: all of them.
+func (*AntsMultiFunc) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -20,8 +21,8 @@ import (
 )
 
 var (
-	update    = flag.Bool("update", false, "rewrite MATRIX.md from this run's results")
-	matrixOut = flag.String("matrix-out", "", "write the matrix this run found to this file instead of checking MATRIX.md")
+	update     = flag.Bool("update", false, "rewrite MATRIX.md from this run's results")
+	matrixJSON = flag.String("matrix-json", "", "write this run's results (a spectest.Report) as JSON to this file instead of checking MATRIX.md")
 )
 
 // TestMain checks for leaked goroutines (ants starts two at import, which
@@ -84,9 +85,9 @@ func release(t *testing.T, p interface{ Release(context.Context) error }) {
 }
 
 // TestErrorVocabulary: library errors keep their identity and also match
-// poolkit's vocabulary.
+// the kinds of package resize, and poolkit's errors of those kinds.
 func TestErrorVocabulary(t *testing.T) {
-	a, err := compat.NewAnts(1, compat.Options{Nonblocking: true})
+	a, err := compat.NewAnts(spectest.Config{Size: 1, Nonblocking: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +96,8 @@ func TestErrorVocabulary(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = a.Submit(func() {})
-	if !errors.Is(err, pool.ErrPoolOverload) || !errors.Is(err, ants.ErrPoolOverload) {
-		t.Errorf("ants overload = %v, want both ants.ErrPoolOverload and pool.ErrPoolOverload", err)
+	if !errors.Is(err, pool.ErrPoolOverload) || !errors.Is(err, ants.ErrPoolOverload) || !errors.Is(err, resize.ErrOverload) {
+		t.Errorf("ants overload = %v, want ants.ErrPoolOverload, pool.ErrPoolOverload and resize.ErrOverload", err)
 	}
 	close(gate)
 	release(t, a)
@@ -105,19 +106,32 @@ func TestErrorVocabulary(t *testing.T) {
 		t.Errorf("ants closed = %v, want ants.ErrPoolClosed, pool.ErrPoolClosed and resize.ErrClosed", err)
 	}
 
-	p, _ := compat.NewPond(1, compat.Options{})
+	p, _ := compat.NewPond(spectest.Config{Size: 1})
 	release(t, p)
-	if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolClosed) || !errors.Is(err, pond.ErrPoolStopped) {
-		t.Errorf("pond closed = %v, want pond.ErrPoolStopped and pool.ErrPoolClosed", err)
+	if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolClosed) || !errors.Is(err, pond.ErrPoolStopped) || !errors.Is(err, resize.ErrClosed) {
+		t.Errorf("pond closed = %v, want pond.ErrPoolStopped, pool.ErrPoolClosed and resize.ErrClosed", err)
 	}
+
+	// errgroup reports a refusal with false, not an error; the adapter
+	// names it with the vocabulary.
+	g, _ := compat.NewErrgroup(spectest.Config{Size: 1, Nonblocking: true})
+	busy := make(chan struct{})
+	if err := g.Submit(func() { <-busy }); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Submit(func() {}); !errors.Is(err, resize.ErrOverload) || !errors.Is(err, pool.ErrPoolOverload) {
+		t.Errorf("errgroup TryGo refused = %v, want resize.ErrOverload and pool.ErrPoolOverload", err)
+	}
+	close(busy)
+	release(t, g)
 }
 
 // TestResizeGuards: pond and tunny adapters refuse sizes below 1, which
 // the libraries would take as unbounded or as "stop every worker".
 func TestResizeGuards(t *testing.T) {
-	p, _ := compat.NewPond(2, compat.Options{})
+	p, _ := compat.NewPond(spectest.Config{Size: 2})
 	defer release(t, p)
-	tn, _ := compat.NewTunny(2, compat.Options{})
+	tn, _ := compat.NewTunny(spectest.Config{Size: 2})
 	defer release(t, tn)
 	for _, r := range []resize.Resizer{p, tn} {
 		for _, n := range []int{0, -1} {
@@ -136,7 +150,7 @@ func TestResizeGuards(t *testing.T) {
 // the shrink completes later.
 func TestTunnyResizeIsBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tn, _ := compat.NewTunny(2, compat.Options{})
+		tn, _ := compat.NewTunny(spectest.Config{Size: 2})
 		gate := make(chan struct{})
 		for range 2 {
 			if err := tn.Submit(func() { <-gate }); err != nil {
@@ -170,10 +184,10 @@ type resizablePool interface {
 // were asked for.
 func TestMultiSizes(t *testing.T) {
 	builds := map[string]func(int) (resizablePool, error){
-		"AntsMulti":            func(n int) (resizablePool, error) { return compat.NewAntsMulti(n, compat.Options{}) },
-		"AntsMultiFunc":        func(n int) (resizablePool, error) { return compat.NewAntsMultiFunc(n, compat.Options{}) },
-		"PoolkitAntsMulti":     func(n int) (resizablePool, error) { return compat.NewPoolkitAntsMulti(n, compat.Options{}) },
-		"PoolkitAntsMultiFunc": func(n int) (resizablePool, error) { return compat.NewPoolkitAntsMultiFunc(n, compat.Options{}) },
+		"AntsMulti":            func(n int) (resizablePool, error) { return compat.NewAntsMulti(spectest.Config{Size: n}) },
+		"AntsMultiFunc":        func(n int) (resizablePool, error) { return compat.NewAntsMultiFunc(spectest.Config{Size: n}) },
+		"PoolkitAntsMulti":     func(n int) (resizablePool, error) { return compat.NewPoolkitAntsMulti(spectest.Config{Size: n}) },
+		"PoolkitAntsMultiFunc": func(n int) (resizablePool, error) { return compat.NewPoolkitAntsMultiFunc(spectest.Config{Size: n}) },
 	}
 	for name, build := range builds {
 		for _, n := range []int{1, 2, 3, 8} {
@@ -193,12 +207,12 @@ func TestMultiSizes(t *testing.T) {
 // the submitted task, which they pass as the argument.
 func TestFuncAdaptersRunTasks(t *testing.T) {
 	builds := map[string]func() (resizablePool, error){
-		"AntsFunc":             func() (resizablePool, error) { return compat.NewAntsFunc(2, compat.Options{}) },
-		"AntsFuncAny":          func() (resizablePool, error) { return compat.NewAntsFuncAny(2, compat.Options{}) },
-		"AntsMultiFunc":        func() (resizablePool, error) { return compat.NewAntsMultiFunc(2, compat.Options{}) },
-		"PoolkitAntsFunc":      func() (resizablePool, error) { return compat.NewPoolkitAntsFunc(2, compat.Options{}) },
-		"PoolkitAntsFuncAny":   func() (resizablePool, error) { return compat.NewPoolkitAntsFuncAny(2, compat.Options{}) },
-		"PoolkitAntsMultiFunc": func() (resizablePool, error) { return compat.NewPoolkitAntsMultiFunc(2, compat.Options{}) },
+		"AntsFunc":             func() (resizablePool, error) { return compat.NewAntsFunc(spectest.Config{Size: 2}) },
+		"AntsFuncAny":          func() (resizablePool, error) { return compat.NewAntsFuncAny(spectest.Config{Size: 2}) },
+		"AntsMultiFunc":        func() (resizablePool, error) { return compat.NewAntsMultiFunc(spectest.Config{Size: 2}) },
+		"PoolkitAntsFunc":      func() (resizablePool, error) { return compat.NewPoolkitAntsFunc(spectest.Config{Size: 2}) },
+		"PoolkitAntsFuncAny":   func() (resizablePool, error) { return compat.NewPoolkitAntsFuncAny(spectest.Config{Size: 2}) },
+		"PoolkitAntsMultiFunc": func() (resizablePool, error) { return compat.NewPoolkitAntsMultiFunc(spectest.Config{Size: 2}) },
 	}
 	for name, build := range builds {
 		p, err := build()
@@ -222,7 +236,7 @@ func TestFuncAdaptersRunTasks(t *testing.T) {
 // poolkit's vocabulary, and a multi-pool refuses a capacity below its
 // number of sub-pools.
 func TestPoolkitAntsResize(t *testing.T) {
-	d, _ := compat.NewPoolkitAnts(2, compat.Options{})
+	d, _ := compat.NewPoolkitAnts(spectest.Config{Size: 2})
 	if err := d.Resize(0); !errors.Is(err, resize.ErrInvalidSize) {
 		t.Errorf("PoolkitAnts.Resize(0) = %v, want resize.ErrInvalidSize", err)
 	}
@@ -230,12 +244,31 @@ func TestPoolkitAntsResize(t *testing.T) {
 	if err := d.Resize(3); !errors.Is(err, resize.ErrClosed) || !errors.Is(err, pool.ErrPoolClosed) {
 		t.Errorf("PoolkitAnts.Resize(3) after release = %v, want resize.ErrClosed and pool.ErrPoolClosed", err)
 	}
-	m, _ := compat.NewPoolkitAntsMulti(4, compat.Options{}) // 2 sub-pools of 2
+	m, _ := compat.NewPoolkitAntsMulti(spectest.Config{Size: 4}) // 2 sub-pools of 2
 	defer release(t, m)
 	if err := m.Resize(1); !errors.Is(err, resize.ErrInvalidSize) || m.Cap() != 4 {
 		t.Errorf("PoolkitAntsMulti(4).Resize(1) = %v, Cap() = %d; want resize.ErrInvalidSize, 4", err, m.Cap())
 	}
 	if err := m.Resize(3); err != nil || m.Cap() != 3 {
 		t.Errorf("PoolkitAntsMulti(4).Resize(3) = %v, Cap() = %d; want nil, 3", err, m.Cap())
+	}
+}
+
+// TestPondSubmit: the adapter of pond's Submit, which has no column of its
+// own in the matrix, runs every task it is given and closes as Pond does.
+func TestPondSubmit(t *testing.T) {
+	p, err := compat.NewPondSubmit(spectest.Config{Size: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran atomic.Int64
+	for range 100 {
+		if err := p.Submit(func() { ran.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release(t, p)
+	if n := ran.Load(); n != 100 {
+		t.Errorf("%d of 100 tasks ran before Release returned", n)
 	}
 }

@@ -7,29 +7,18 @@ import (
 	"github.com/poolkit/poolkit/spec_test"
 )
 
-// adapter is what every compat adapter offers.
-type adapter interface {
+// implementation describes a compat adapter to the suite. Supports is a
+// property of the adapter type: asking a nil one builds no pool (pond's
+// must not be built outside the clause's bubble).
+func implementation[A interface {
 	spectest.Pool
-	Supports(compat.Feature) bool
-}
-
-// implementation builds the suite's description of a compat adapter.
-func implementation[A adapter](name string, isolate bool, build func(int, compat.Options) (A, error),
-	known, notes map[string]string) spectest.Implementation {
-	// Supports is a property of the adapter type; asking a nil one builds
-	// no pool (pond's must not be built outside the clause's bubble).
+	Supports(spectest.Feature) bool
+}](name string, isolate bool, build func(spectest.Config) (A, error), known, notes map[string]string) spectest.Implementation {
 	var zero A
-	features := map[spectest.Feature]bool{}
-	for _, f := range []compat.Feature{compat.Nonblocking, compat.MaxBlocking, compat.Expiry, compat.PanicHandler} {
-		features[spectest.Feature(f)] = zero.Supports(f)
-	}
 	return spectest.Implementation{
-		Name: name,
-		New: func(c spectest.Config) (spectest.Pool, error) {
-			return build(c.Size, compat.Options{Nonblocking: c.Nonblocking, MaxBlocking: c.MaxBlocking,
-				Expiry: c.Expiry, PanicHandler: c.PanicHandler})
-		},
-		Features: features,
+		Name:     name,
+		New:      func(c spectest.Config) (spectest.Pool, error) { return build(c) },
+		Supports: zero.Supports,
 		Isolate:  isolate,
 		Known:    known,
 		Notes:    notes,
@@ -52,6 +41,9 @@ func implementations() []spectest.Implementation {
 		implementation("poolkit-ants-multi-func", false, compat.NewPoolkitAntsMultiFunc, knownPoolkitAntsMultiFunc, nil),
 		implementation("pond", true, compat.NewPond, knownPond, notesPond),
 		implementation("tunny", true, compat.NewTunny, knownTunny, notesTunny),
+		implementation("conc", true, compat.NewConc, knownConc, nil),
+		implementation("errgroup", true, compat.NewErrgroup, knownErrgroup, nil),
+		implementation("workerpool", true, compat.NewWorkerpool, knownWorkerpool, nil),
 		implementation("actor-router", false, compat.NewActorRouter, knownActorRouter, nil),
 	}
 }

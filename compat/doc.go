@@ -1,6 +1,8 @@
-// Package compat puts other Go pool libraries (ants v2, pond v2, tunny)
-// and poolkit itself behind one small surface, so that one conformance
-// suite, one benchmark and one autoscaler run over all of them.
+// Package compat puts other Go pool libraries (ants v2, pond v2, tunny,
+// sourcegraph/conc, golang.org/x/sync/errgroup, gammazero/workerpool) and
+// poolkit itself behind one small surface, so that one conformance suite
+// and one benchmark run over all of them, and one autoscaler over those
+// that resize.
 //
 // There is one adapter per library and pool type: Poolkit and
 // ActorRouter for poolkit's pool and actor router; Ants, AntsFunc (the
@@ -8,56 +10,48 @@
 // AntsMultiFunc (MultiPoolWithFunc) for ants; PoolkitAnts,
 // PoolkitAntsFunc, PoolkitAntsFuncAny, PoolkitAntsMulti and
 // PoolkitAntsMultiFunc for the same types of poolkit's drop-in replacement
-// for ants (package github.com/poolkit/poolkit/ants); Pond and Tunny. The
+// for ants (package github.com/poolkit/poolkit/ants); Pond, and PondSubmit
+// for pond's other entry point; Tunny; Conc; Errgroup; Workerpool. The
 // adapters of a pool with a function submit a task as the argument, and
 // the function calls it.
 //
-// Every adapter offers Submit(func()) error and Release(ctx) error, and,
-// where the library can, the optional capabilities the suite detects by
-// type assertion: SubmitContext, Resize and Cap (resize.Resizer), Running
-// and Waiting, Completed, ReleaseNow, Reboot.
+// The vocabulary is the conformance suite's, package spectest: every
+// constructor takes a spectest.Config (the size, and the options a pool may
+// honour), and every adapter's Supports method reports which
+// spectest.Feature it honours; an option the library cannot express is
+// ignored. Every adapter is a spectest.Pool (Submit(func()) error and
+// Release(ctx) error) and has, where the library can, the optional
+// capabilities the suite detects by type assertion: SubmitContext, Resize
+// and Cap (resize.Resizer), Running and Waiting, Completed, ReleaseNow,
+// Reboot.
 //
 // The adapters are faithful: they report what the library does and do not
-// repair it. Errors keep the library's own error and also match poolkit's
-// vocabulary with errors.Is: pool.ErrPoolClosed (and resize.ErrClosed) for
-// a closed pool, pool.ErrPoolOverload for a rejected non-blocking
-// submission, resize.ErrInvalidSize for a size below 1. Where a library's
-// behaviour would be destructive to whoever drives it, an adapter guards
-// against it and its documentation says so: pond's Resize(0) makes the pool
-// unbounded and tunny's SetSize(0) stops every worker, so those adapters
-// Resize refuses sizes below 1 (their constructors pass every size
-// through); tunny's SetSize blocks until a shrink completes,
-// so that adapter's Resize returns after a bounded wait.
+// repair it. Errors keep the library's own error and also match the kinds
+// of package resize with errors.Is: resize.ErrClosed for a closed pool,
+// resize.ErrOverload for a rejected non-blocking submission,
+// resize.ErrInvalidSize for a size below 1; a closed pool's and an
+// overload's errors also match poolkit's pool.ErrPoolClosed and
+// pool.ErrPoolOverload, so a caller written against poolkit needs no
+// second check. Where a library reports a rejection without an error
+// (errgroup's TryGo returns false), the adapter returns one of those kinds.
+// Where a library's behaviour would be destructive to whoever drives it, an
+// adapter guards against it and its documentation says so: pond's Resize(0)
+// makes the pool unbounded and tunny's SetSize(0) stops every worker, so
+// those adapters' Resize refuses sizes below 1 (their constructors pass
+// every size through); tunny's SetSize blocks until a shrink completes, so
+// that adapter's Resize returns after a bounded wait.
+//
+// compat's tests run the conformance suite over every adapter but
+// PondSubmit, whose only difference from Pond is that it cannot see a
+// rejection: the results are MATRIX.md.
 package compat
 
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
-)
-
-// Options configures an adapter's pool. Zero values mean the library's
-// defaults. An option the library cannot express is ignored; Supports says
-// which ones an adapter honours.
-type Options struct {
-	Nonblocking  bool          // reject instead of block when saturated
-	MaxBlocking  int           // most callers blocked in Submit; 0 = no limit
-	Expiry       time.Duration // idle worker expiry
-	PanicHandler func(any)     // called with a task's panic value
-}
-
-// Feature names an option an adapter may honour.
-type Feature string
-
-// The options an adapter may honour.
-const (
-	Nonblocking  Feature = "nonblocking"
-	MaxBlocking  Feature = "maxblocking"
-	Expiry       Feature = "expiry"
-	PanicHandler Feature = "panichandler"
 )
 
 // libError is a library's error that also matches poolkit's vocabulary.

@@ -4,6 +4,7 @@ import (
 	dropin "github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
+	"github.com/poolkit/poolkit/spec_test"
 )
 
 // This file holds the adapters of poolkit's drop-in replacement for ants
@@ -71,16 +72,16 @@ type PoolkitAnts struct {
 }
 
 // NewPoolkitAnts returns a drop-in Pool of the given size.
-func NewPoolkitAnts(size int, o Options) (*PoolkitAnts, error) {
-	p, err := dropin.NewPool(size, dropinOpts.of(o)...)
+func NewPoolkitAnts(c spectest.Config) (*PoolkitAnts, error) {
+	p, err := dropin.NewPool(c.Size, dropinOpts.of(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &PoolkitAnts{newDropinPoolControl(p), p}, nil
 }
 
-// Supports reports which Options the drop-in honours: all of them.
-func (*PoolkitAnts) Supports(Feature) bool { return true }
+// Supports reports which Config fields the drop-in honours: all of them.
+func (*PoolkitAnts) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Pool.Submit.
 func (d *PoolkitAnts) Submit(task func()) error { return d.p.Submit(task) }
@@ -94,16 +95,16 @@ type PoolkitAntsFuncAny struct {
 
 // NewPoolkitAntsFuncAny returns a drop-in PoolWithFunc of the given size
 // whose function calls its argument.
-func NewPoolkitAntsFuncAny(size int, o Options) (*PoolkitAntsFuncAny, error) {
-	p, err := dropin.NewPoolWithFunc(size, callArg, dropinOpts.of(o)...)
+func NewPoolkitAntsFuncAny(c spectest.Config) (*PoolkitAntsFuncAny, error) {
+	p, err := dropin.NewPoolWithFunc(c.Size, callArg, dropinOpts.of(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &PoolkitAntsFuncAny{newDropinPoolControl(p), p}, nil
 }
 
-// Supports reports which Options the drop-in honours: all of them.
-func (*PoolkitAntsFuncAny) Supports(Feature) bool { return true }
+// Supports reports which Config fields the drop-in honours: all of them.
+func (*PoolkitAntsFuncAny) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.
@@ -118,16 +119,16 @@ type PoolkitAntsFunc struct {
 
 // NewPoolkitAntsFunc returns a drop-in PoolWithFuncGeneric of the given size
 // whose function calls its argument.
-func NewPoolkitAntsFunc(size int, o Options) (*PoolkitAntsFunc, error) {
-	p, err := dropin.NewPoolWithFuncGeneric(size, func(f func()) { f() }, dropinOpts.of(o)...)
+func NewPoolkitAntsFunc(c spectest.Config) (*PoolkitAntsFunc, error) {
+	p, err := dropin.NewPoolWithFuncGeneric(c.Size, func(f func()) { f() }, dropinOpts.of(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &PoolkitAntsFunc{newDropinPoolControl(p), p}, nil
 }
 
-// Supports reports which Options the drop-in honours: all of them.
-func (*PoolkitAntsFunc) Supports(Feature) bool { return true }
+// Supports reports which Config fields the drop-in honours: all of them.
+func (*PoolkitAntsFunc) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Invoke with the task as argument; a nil task is passed on
 // like any other argument.
@@ -161,18 +162,18 @@ type PoolkitAntsMulti struct {
 	p *dropin.MultiPool
 }
 
-// NewPoolkitAntsMulti returns a drop-in MultiPool of total size n.
-func NewPoolkitAntsMulti(size int, o Options) (*PoolkitAntsMulti, error) {
-	pools, per := dropinMultiSplit(size)
-	p, err := dropin.NewMultiPool(pools, per, dropin.RoundRobin, dropinOpts.of(o)...)
+// NewPoolkitAntsMulti returns a drop-in MultiPool of total size c.Size.
+func NewPoolkitAntsMulti(c spectest.Config) (*PoolkitAntsMulti, error) {
+	pools, per := dropinMultiSplit(c.Size)
+	p, err := dropin.NewMultiPool(pools, per, dropin.RoundRobin, dropinOpts.of(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &PoolkitAntsMulti{newDropinControl(p), p}, nil
 }
 
-// Supports reports which Options the drop-in honours: all of them.
-func (*PoolkitAntsMulti) Supports(Feature) bool { return true }
+// Supports reports which Config fields the drop-in honours: all of them.
+func (*PoolkitAntsMulti) Supports(spectest.Feature) bool { return true }
 
 // Submit calls MultiPool.Submit.
 func (d *PoolkitAntsMulti) Submit(task func()) error { return d.p.Submit(task) }
@@ -185,18 +186,18 @@ type PoolkitAntsMultiFunc struct {
 }
 
 // NewPoolkitAntsMultiFunc returns a drop-in MultiPoolWithFunc of total
-// size n whose function calls its argument.
-func NewPoolkitAntsMultiFunc(size int, o Options) (*PoolkitAntsMultiFunc, error) {
-	pools, per := dropinMultiSplit(size)
-	p, err := dropin.NewMultiPoolWithFunc(pools, per, callArg, dropin.RoundRobin, dropinOpts.of(o)...)
+// size c.Size whose function calls its argument.
+func NewPoolkitAntsMultiFunc(c spectest.Config) (*PoolkitAntsMultiFunc, error) {
+	pools, per := dropinMultiSplit(c.Size)
+	p, err := dropin.NewMultiPoolWithFunc(pools, per, callArg, dropin.RoundRobin, dropinOpts.of(c)...)
 	if err != nil {
 		return nil, err
 	}
 	return &PoolkitAntsMultiFunc{newDropinControl(p), p}, nil
 }
 
-// Supports reports which Options the drop-in honours: all of them.
-func (*PoolkitAntsMultiFunc) Supports(Feature) bool { return true }
+// Supports reports which Config fields the drop-in honours: all of them.
+func (*PoolkitAntsMultiFunc) Supports(spectest.Feature) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.

@@ -176,4 +176,39 @@ var (
 		"RSZ-4": "the adapter refuses sizes below 1: tunny's SetSize(0) stops every worker and a negative size panics",
 		"RSZ-1": "Cap reports the size last asked for, since tunny's GetSize blocks during a shrink",
 	}
+	// conc has no closed state: Wait closes the channel that Go sends on,
+	// so anything after Wait is a send on, or a close of, a closed channel.
+	knownConc = map[string]string{
+		"SUB-1":  "Go(nil) returns; the worker panics calling the nil func, conc catches the panic, and Wait raises it again, which crashes the process (nil pointer dereference)",
+		"ONCE-1": "Go racing Wait panics (send on closed channel), and the race detector reports the send racing the close: conc has no closed state to report",
+		"CLS-1":  "Go after Wait panics: send on closed channel",
+		"CLS-2":  "calls blocked in Go when Wait runs panic (send on closed channel) instead of returning",
+		"CLS-5":  "a second Wait, after one that the adapter stopped waiting for, panics: close of closed channel",
+		"CLS-6":  "concurrent or repeated Wait panics: close of closed channel",
+		"CLS-7":  "Wait from inside a task, then again from outside, panics: close of closed channel",
+		"PAN-1":  "conc catches a task's panic and Wait raises it again, so closing the pool crashes the process (panic: spectest)",
+		"CONC-1": "Go racing Wait panics (send on closed channel), and the race detector reports the send racing the close",
+	}
+	// errgroup's Group has no close either: Wait waits, and the Group takes
+	// work again after.
+	knownErrgroup = map[string]string{
+		"NEW-1":  "New(0) and New(-1) return a Group and no error: SetLimit(-1) means no limit, and with SetLimit(0) every Go blocks for ever",
+		"SUB-1":  "Go with a function that calls a nil task returns; its goroutine panics (nil pointer dereference), which errgroup does not recover: the process crashes",
+		"ONCE-1": spectest.Intermittent + "Go racing Wait makes Wait's WaitGroup panic (\"sync: WaitGroup is reused before previous Wait has returned\"): a Group has no closed state, and a Go during Wait is a misuse (18 runs in 20 alone)",
+		"CLS-1":  "Go after Wait returns nil and runs the task: a Group has no closed state",
+		"CLS-2":  "calls blocked in Go on the limit when Wait runs stay blocked, and their tasks run later: nothing closes",
+		"CLS-3":  spectest.Intermittent + "Wait returns nil while calls blocked in Go on the limit have not yet added their tasks, which run after the close (task 5 ran 0 times when Wait returned), and the race detector reports WaitGroup.Add racing Wait (19 runs in 20 alone)",
+		"PAN-1":  "a panicking task crashes the process: errgroup recovers no panics",
+		"CONC-1": spectest.Intermittent + "Go racing Wait makes the WaitGroup panic (\"sync: WaitGroup is reused before previous Wait has returned\") (17 runs in 20 alone)",
+	}
+	knownWorkerpool = map[string]string{
+		"NEW-1":  "New(0) and New(-1) return a pool of 1 worker and no error",
+		"SUB-1":  "Submit(nil) is silently ignored: no error, and nothing runs",
+		"SUB-2":  "the waiting queue has no bound: Submit never blocks (10000 gated tasks accepted)",
+		"ONCE-1": "Submit racing StopWait panics: send on closed channel",
+		"CLS-1":  "Submit after StopWait panics: send on closed channel",
+		"PAN-1":  "a panicking task crashes the process: workerpool recovers no panics",
+		"PAN-3":  "runtime.Goexit in a task ends its worker without telling the dispatcher, which still counts it: the capacity is lost (0 of 2 tasks run), and StopWait blocks for ever handing the stop signal to the dead worker",
+		"CONC-1": "Submit racing StopWait panics (send on closed channel), and the race detector reports the send racing the close",
+	}
 )

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/alitto/pond/v2"
+
+	"github.com/poolkit/poolkit/spec_test"
 )
 
 var (
@@ -19,12 +21,12 @@ type Pond struct{ p pond.Pool }
 
 // NewPond returns a pond pool of the given size, passed through as it is:
 // pond takes 0 to mean unbounded and panics on a negative size.
-func NewPond(size int, o Options) (*Pond, error) {
-	return &Pond{pond.NewPool(size, pond.WithNonBlocking(o.Nonblocking))}, nil
+func NewPond(c spectest.Config) (*Pond, error) {
+	return &Pond{pond.NewPool(c.Size, pond.WithNonBlocking(c.Nonblocking))}, nil
 }
 
-// Supports reports which Options pond honours: only Nonblocking.
-func (*Pond) Supports(f Feature) bool { return f == Nonblocking }
+// Supports reports which Config fields pond honours: only Nonblocking.
+func (*Pond) Supports(f spectest.Feature) bool { return f == spectest.Nonblocking }
 
 // Submit calls Go.
 func (a *Pond) Submit(task func()) error {
@@ -57,3 +59,25 @@ func (a *Pond) Waiting() int { return int(a.p.WaitingTasks()) }
 
 // Completed returns CompletedTasks.
 func (a *Pond) Completed() uint64 { return a.p.CompletedTasks() }
+
+// PondSubmit is Pond submitting with pond's Submit instead of Go: Submit
+// returns a Task to wait on, which is what a caller that wants each task's
+// outcome pays for. pond reports a rejection (a stopped pool, a full
+// queue) only through that Task, which the adapter drops, so its Submit
+// returns nil. Everything else is Pond's.
+type PondSubmit struct{ *Pond }
+
+// NewPondSubmit returns a pond pool as NewPond does.
+func NewPondSubmit(c spectest.Config) (*PondSubmit, error) {
+	p, err := NewPond(c)
+	if err != nil {
+		return nil, err
+	}
+	return &PondSubmit{p}, nil
+}
+
+// Submit calls Submit and drops the Task.
+func (a *PondSubmit) Submit(task func()) error {
+	a.p.Submit(task)
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/spec_test"
 )
 
 // Poolkit is poolkit's own Pool behind the adapter surface. Its optional
@@ -12,24 +13,24 @@ import (
 type Poolkit struct{ *pool.Pool }
 
 // NewPoolkit returns a poolkit pool of the given size.
-func NewPoolkit(size int, o Options) (*Poolkit, error) {
+func NewPoolkit(c spectest.Config) (*Poolkit, error) {
 	opts := []pool.Option{
-		pool.WithNonblocking(o.Nonblocking),
-		pool.WithMaxBlockingTasks(o.MaxBlocking),
-		pool.WithExpiryDuration(o.Expiry),
+		pool.WithNonblocking(c.Nonblocking),
+		pool.WithMaxBlockingTasks(c.MaxBlocking),
+		pool.WithExpiryDuration(c.Expiry),
 	}
-	if o.PanicHandler != nil {
-		opts = append(opts, pool.WithPanicHandler(o.PanicHandler))
+	if c.PanicHandler != nil {
+		opts = append(opts, pool.WithPanicHandler(c.PanicHandler))
 	}
-	p, err := pool.New(size, opts...)
+	p, err := pool.New(c.Size, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &Poolkit{p}, nil
 }
 
-// Supports reports which Options the adapter honours: all of them.
-func (*Poolkit) Supports(f Feature) bool { return true }
+// Supports reports which Config fields the adapter honours: all of them.
+func (*Poolkit) Supports(spectest.Feature) bool { return true }
 
 // Release closes the pool and waits, bounded by ctx, for its tasks and
 // workers.

@@ -9,6 +9,7 @@ import (
 	"github.com/poolkit/poolkit/actorpool"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
+	"github.com/poolkit/poolkit/spec_test"
 )
 
 // ActorRouter is poolkit's actor pool-router (actorpool.Router) as a task
@@ -32,17 +33,17 @@ type ActorRouter struct {
 	completed atomic.Uint64
 }
 
-// NewActorRouter returns a router with size workers.
-func NewActorRouter(size int, o Options) (*ActorRouter, error) {
-	if err := resize.Validate(size); err != nil {
+// NewActorRouter returns a router with c.Size workers.
+func NewActorRouter(c spectest.Config) (*ActorRouter, error) {
+	if err := resize.Validate(c.Size); err != nil {
 		return nil, err
 	}
 	sys, err := actorpool.New(actorpool.WithWorkers(resize.MaxSize))
 	if err != nil {
 		return nil, err
 	}
-	a := &ActorRouter{sys: sys, handler: o.PanicHandler, drained: make(chan struct{})}
-	r, err := actorpool.NewRouter(sys, size, func() actorpool.Behavior { return actorpool.BehaviorFunc(a.run) })
+	a := &ActorRouter{sys: sys, handler: c.PanicHandler, drained: make(chan struct{})}
+	r, err := actorpool.NewRouter(sys, c.Size, func() actorpool.Behavior { return actorpool.BehaviorFunc(a.run) })
 	if err != nil {
 		_ = sys.Shutdown(context.Background())
 		return nil, err
@@ -51,8 +52,8 @@ func NewActorRouter(size int, o Options) (*ActorRouter, error) {
 	return a, nil
 }
 
-// Supports reports which Options the adapter honours: the panic handler.
-func (*ActorRouter) Supports(f Feature) bool { return f == PanicHandler }
+// Supports reports which Config fields the adapter honours: the panic handler.
+func (*ActorRouter) Supports(f spectest.Feature) bool { return f == spectest.PanicHandler }
 
 func (a *ActorRouter) run(_ *actorpool.Context, msg any) {
 	a.running.Add(1)

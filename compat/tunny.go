@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/Jeffail/tunny"
+
+	"github.com/poolkit/poolkit/spec_test"
 )
 
 // Tunny is tunny's callback Pool. tunny's Process blocks until the job has
@@ -26,12 +28,12 @@ const resizeWait = 100 * time.Millisecond
 
 // NewTunny returns a tunny pool of the given size, passed through as it
 // is. tunny starts that many workers at once.
-func NewTunny(size int, o Options) (*Tunny, error) {
-	return &Tunny{p: tunny.NewCallback(size), size: size}, nil
+func NewTunny(c spectest.Config) (*Tunny, error) {
+	return &Tunny{p: tunny.NewCallback(c.Size), size: c.Size}, nil
 }
 
-// Supports reports which Options tunny honours: none.
-func (*Tunny) Supports(Feature) bool { return false }
+// Supports reports which Config fields tunny honours: none.
+func (*Tunny) Supports(spectest.Feature) bool { return false }
 
 // Submit hands task to a worker and returns once it has started.
 func (a *Tunny) Submit(task func()) error {

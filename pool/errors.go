@@ -14,8 +14,9 @@ var ErrPoolClosed error = &poolError{msg: "pool: closed", parent: resize.ErrClos
 // ErrPoolOverload is returned by Submit, SubmitContext and Invoke when the
 // pool is saturated (every slot busy and the queue full) and the pool is
 // non-blocking (WithNonblocking), or WithMaxBlockingTasks callers are
-// already blocked. The task was not accepted.
-var ErrPoolOverload = errors.New("pool: overloaded")
+// already blocked. The task was not accepted. It matches
+// resize.ErrOverload.
+var ErrPoolOverload error = &poolError{msg: "pool: overloaded", parent: resize.ErrOverload}
 
 // ErrTimeout is returned by ReleaseTimeout when accepted tasks are still
 // running, or workers have not exited, when the timeout expires.

@@ -14,6 +14,13 @@
 // the current capacity changes nothing. A size below 1 returns an error
 // that matches ErrInvalidSize and changes nothing; a closed target returns
 // an error that matches ErrClosed and changes nothing.
+//
+// ErrInvalidSize, ErrClosed and ErrOverload are also the error kinds of the
+// work a bounded target takes: a pool, poolkit's or anyone's, returns errors
+// matching them, so that code driving several pools (the conformance suite,
+// an autoscaler, an adapter) matches one set of kinds without importing any
+// pool's package. poolkit's own errors match them (pool.ErrPoolClosed,
+// pool.ErrPoolOverload, pool.ErrInvalidSize).
 package resize
 
 import (
@@ -37,8 +44,15 @@ type Resizer interface {
 var ErrInvalidSize = errors.New("resize: invalid size")
 
 // ErrClosed is matched (with errors.Is) by the error a Resizer returns when
-// it has been closed and can no longer change.
+// it has been closed and can no longer change, and by the error a closed
+// target returns for work it no longer takes.
 var ErrClosed = errors.New("resize: target closed")
+
+// ErrOverload is matched (with errors.Is) by the error a bounded target
+// returns when it rejects work because it is saturated and will not wait
+// (it is non-blocking, or enough callers wait already). The work was not
+// accepted.
+var ErrOverload = errors.New("resize: target overloaded")
 
 // Validate returns an error matching ErrInvalidSize when n is not a valid
 // capacity, and nil otherwise. Implementations call it first in Resize so

@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/resize"
 )
 
 // Case is what a clause works with: the test and the implementation.
@@ -19,6 +19,7 @@ type Case struct {
 	impl   Implementation
 	bubble bool            // inside a synctest bubble
 	gates  []chan struct{} // opened, if still shut, before pools are released
+	na     *string         // why the clause does not apply, once NA is called
 }
 
 // gate returns a channel for tasks to wait on. Close it with open; any
@@ -82,13 +83,19 @@ func (c *Case) newRaw(cfg Config) (p Pool, err error) {
 
 // Bubble runs f inside a testing/synctest bubble, with a Case for it.
 func (c *Case) Bubble(f func(c *Case)) {
-	synctest.Test(c.T, func(t *testing.T) { f(&Case{T: t, impl: c.impl, bubble: true}) })
+	synctest.Test(c.T, func(t *testing.T) { f(&Case{T: t, impl: c.impl, bubble: true, na: c.na}) })
+	// A skip inside the bubble ends the bubble's test only; the clause's
+	// test must say so too, or the clause would pass.
+	if *c.na != "" && !c.T.Failed() {
+		c.T.Skip(*c.na)
+	}
 }
 
 // NA ends the clause as not applicable, for a reason found only by running
 // it.
 func (c *Case) NA(format string, args ...any) {
-	c.T.Skipf("n.a.: "+format, args...)
+	*c.na = "n.a.: " + fmt.Sprintf(format, args...)
+	c.T.Skip(*c.na)
 }
 
 // trackedPool remembers whether the clause released the pool, so that the
@@ -118,8 +125,8 @@ func asCtx(p Pool) ContextSubmitter { s, _ := unwrap(p).(ContextSubmitter); retu
 func asCompleter(p Pool) Completer  { s, _ := unwrap(p).(Completer); return s }
 func asAbandoner(p Pool) Abandoner  { s, _ := unwrap(p).(Abandoner); return s }
 func asRebooter(p Pool) Rebooter    { s, _ := unwrap(p).(Rebooter); return s }
-func isClosed(err error) bool       { return errors.Is(err, pool.ErrPoolClosed) }
-func isOverload(err error) bool     { return errors.Is(err, pool.ErrPoolOverload) }
+func isClosed(err error) bool       { return errors.Is(err, resize.ErrClosed) }
+func isOverload(err error) bool     { return errors.Is(err, resize.ErrOverload) }
 
 // submit calls Submit, turning a panic into an error.
 func submit(p Pool, task func()) (err error) {

@@ -16,11 +16,14 @@ type Clause struct {
 	Run   func(c *Case)
 }
 
+// name is the clause's subtest name.
+func (cl Clause) name() string { return cl.ID + "-" + cl.Slug }
+
 // missing returns the first need impl does not meet, or "".
 func (cl Clause) missing(impl Implementation, caps capabilities) string {
 	for _, n := range cl.Needs {
 		if f, ok := strings.CutPrefix(n, "feature:"); ok {
-			if !impl.Features[Feature(f)] {
+			if !impl.supports(Feature(f)) {
 				return "the " + f + " option"
 			}
 			continue

@@ -47,7 +47,7 @@ var onceClauses = []Clause{
 						case err == nil:
 							accepted[id] = true
 						case !isClosed(err):
-							c.T.Errorf("Submit = %v, want nil or a closed-pool error", err)
+							c.T.Errorf("Submit = %v, want nil or an error matching resize.ErrClosed", err)
 							return
 						}
 					}
@@ -73,7 +73,7 @@ var onceClauses = []Clause{
 
 var closeClauses = []Clause{
 	{ID: "CLS-1", Level: "MUST", Slug: "submit-after-close",
-		Title: "After a close, Submit returns an error matching pool.ErrPoolClosed without panicking, and the task never runs.",
+		Title: "After a close, Submit returns an error matching resize.ErrClosed without panicking, and the task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
 				p := c.New(Config{Size: 2})
@@ -84,7 +84,7 @@ var closeClauses = []Clause{
 				}
 				var ran atomic.Bool
 				if err := submit(p, func() { ran.Store(true) }); !isClosed(err) {
-					c.T.Errorf("Submit after close = %v, want a closed-pool error", err)
+					c.T.Errorf("Submit after close = %v, want an error matching resize.ErrClosed", err)
 				}
 				synctest.Wait()
 				if ran.Load() {
@@ -107,7 +107,7 @@ var closeClauses = []Clause{
 					select {
 					case outcomes[i] = <-res:
 						if outcomes[i] != nil && !isClosed(outcomes[i]) {
-							c.T.Errorf("blocked Submit at close = %v, want nil or a closed-pool error", outcomes[i])
+							c.T.Errorf("blocked Submit at close = %v, want nil or an error matching resize.ErrClosed", outcomes[i])
 						}
 					default:
 						c.T.Errorf("blocked Submit #%d still blocked after the pool closed", i)
@@ -233,7 +233,7 @@ var closeClauses = []Clause{
 					close(start)
 					for range 4 {
 						if err := <-errs; err != nil && !isClosed(err) {
-							c.T.Errorf("concurrent Release = %v, want nil or a closed-pool error", err)
+							c.T.Errorf("concurrent Release = %v, want nil or an error matching resize.ErrClosed", err)
 						}
 					}
 				}

@@ -13,7 +13,7 @@ import (
 // takes one, so that the log stays readable; pools without the option
 // report panics their own way.
 func (c *Case) quietPanics(cfg Config, h func(any)) Config {
-	if c.impl.Features[PanicHandler] {
+	if c.impl.supports(PanicHandler) {
 		cfg.PanicHandler = h
 	}
 	return cfg

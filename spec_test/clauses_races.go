@@ -439,7 +439,7 @@ func checkAbandonRacingReboot(c *Case) {
 			c.T.Fatalf("try %d: ReleaseNow handed back %d tasks; none was queued", try, len(back))
 		}
 		if err := closeBounded(p); err != nil && !isClosed(err) {
-			c.T.Fatalf("try %d: a graceful close after the race = %v, want nil or a closed-pool error", try, err)
+			c.T.Fatalf("try %d: a graceful close after the race = %v, want nil or an error matching resize.ErrClosed", try, err)
 		}
 	}
 }
@@ -469,7 +469,7 @@ func checkCloseRacingReboot(c *Case) {
 				try, hangBound, closeErr)
 		}
 		if err := closeBounded(p); err != nil && !isClosed(err) {
-			c.T.Fatalf("try %d: a second close after the race = %v, want nil or a closed-pool error", try, err)
+			c.T.Fatalf("try %d: a second close after the race = %v, want nil or an error matching resize.ErrClosed", try, err)
 		}
 	}
 }

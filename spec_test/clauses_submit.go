@@ -90,7 +90,7 @@ var submitClauses = []Clause{
 			})
 		}},
 	{ID: "SUB-3", Level: "MUST", Slug: "nonblocking-overload", Needs: []string{"feature:" + string(Nonblocking)},
-		Title: "A saturated non-blocking pool rejects at once with an overload error, and the rejected task never runs.",
+		Title: "A saturated non-blocking pool rejects at once with an error matching resize.ErrOverload, and the rejected task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
 				p := c.New(Config{Size: 2, Nonblocking: true})
@@ -103,7 +103,7 @@ var submitClauses = []Clause{
 						continue
 					}
 					if !isOverload(err) {
-						c.T.Fatalf("Submit = %v, want nil or an overload error", err)
+						c.T.Fatalf("Submit = %v, want nil or an error matching resize.ErrOverload", err)
 					}
 					synctest.Wait()
 					if tr.ran(id) != 0 {
@@ -111,11 +111,11 @@ var submitClauses = []Clause{
 					}
 					return
 				}
-				c.T.Error("10000 gated tasks were accepted without an overload error: the pool cannot be saturated")
+				c.T.Error("10000 gated tasks were accepted without an error matching resize.ErrOverload: the pool cannot be saturated")
 			})
 		}},
 	{ID: "SUB-4", Level: "SHOULD", Slug: "max-blocking", Needs: []string{"feature:" + string(MaxBlocking)},
-		Title: "With a limit of n blocked submitters, the next submission is rejected with an overload error.",
+		Title: "With a limit of n blocked submitters, the next submission is rejected with an error matching resize.ErrOverload.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
 				p := c.New(Config{Size: 1, MaxBlocking: 2})
@@ -124,7 +124,7 @@ var submitClauses = []Clause{
 				defer open(gate)
 				c.saturate(p, tr, gate, 2, false)
 				if err := submit(p, tr.task(-1, gate)); !isOverload(err) {
-					c.T.Errorf("Submit with 2 of 2 submitters blocked = %v, want an overload error", err)
+					c.T.Errorf("Submit with 2 of 2 submitters blocked = %v, want an error matching resize.ErrOverload", err)
 				}
 			})
 		}},

@@ -3,6 +3,7 @@ package spectest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,70 +26,56 @@ const childTimeout = 20 * time.Second
 const Intermittent = "intermittent: "
 
 // IsChild reports whether this process runs a single clause for a parent
-// Run. A TestMain that checks for leaked goroutines should not do so in a
+// Run or Check. A TestMain that checks for leaked goroutines should not do so in a
 // child: the clause checks what it means to check, and a leak of the pool
 // under test is that pool's result, not the suite's.
 func IsChild() bool { return os.Getenv(childEnv) != "" }
 
 // Run checks impl against every clause, each as a subtest named
-// "<ID>-<slug>", and returns the results in clause order. It must not be
-// called from a parallel test.
+// "<ID>-<slug>", and returns the results in clause order. A clause that
+// fails, or a known divergence that no longer shows, fails its subtest and
+// so t. A child process reruns the test by name to run one clause, so Run
+// must be called at most once per test or subtest, and not from a parallel
+// test.
 func Run(t *testing.T, impl Implementation) []Result {
 	t.Helper()
 	var caps capabilities
 	if !IsChild() { // the parent already knows, and pond must not be probed outside the clause's bubble
-		caps = probe(t, impl)
+		var err error
+		if caps, err = probe(impl); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var results []Result
 	for _, c := range Clauses() {
 		res := Result{Impl: impl.Name, Clause: c.ID, Note: impl.Notes[c.ID]}
-		t.Run(c.ID+"-"+c.Slug, func(t *testing.T) {
-			if missing := c.missing(impl, caps); caps != nil && missing != "" {
+		t.Run(c.name(), func(t *testing.T) {
+			if IsChild() {
+				c.Run(&Case{T: t, impl: impl, na: new(string)})
+				return
+			}
+			if missing := c.missing(impl, caps); missing != "" {
 				res.Status, res.Note = NA, "lacks "+missing
 				t.Skipf("n.a.: %s lacks %s", impl.Name, missing)
 			}
-			known, isKnown := impl.Known[c.ID]
-			switch {
-			case IsChild():
-				c.Run(&Case{T: t, impl: impl})
+			if _, known := impl.Known[c.ID]; !known && !impl.Isolate {
+				runHere(t, c, impl, &res)
 				return
-			case isKnown:
-				passed, skipped, out := runChild(t)
-				if skipped != "" {
-					res.Status, res.Note = NA, skipped
-					t.Skip(skipped)
-				}
-				if passed && strings.HasPrefix(known, Intermittent) {
-					// Still listed: an intermittent divergence is not fixed
-					// by one run that misses it.
-					res.Status, res.Note = XFail, known
-					t.Skipf("expected intermittent failure, not seen this run: %s", known)
-				}
-				if passed {
-					res.Status = XPass
-					t.Errorf("%s: known divergence no longer shows; remove it from Known: %s", c.ID, known)
-					return
-				}
-				res.Status, res.Note = XFail, known
-				t.Skipf("expected failure: %s\n%s", known, out)
-			case impl.Isolate:
-				passed, skipped, out := runChild(t)
-				if skipped != "" {
-					res.Status, res.Note = NA, skipped
-					t.Skip(skipped)
-				}
-				if !passed {
-					res.Status = Fail
-					t.Errorf("%s failed in a child process:\n%s", c.ID, out)
-					return
-				}
-			default:
-				c.Run(&Case{T: t, impl: impl})
 			}
-			if t.Failed() {
-				res.Status = Fail
-			} else {
-				res.Status = Pass
+			var passed bool
+			var out string
+			res, passed, out = runIsolated(t, t.Name(), c, impl)
+			switch {
+			case res.Status == NA:
+				t.Skip(out)
+			case res.Status == XFail && passed:
+				t.Skipf("expected intermittent failure, not seen this run: %s", res.Note)
+			case res.Status == XFail:
+				t.Skipf("expected failure: %s\n%s", res.Note, out)
+			case res.Status == XPass:
+				t.Errorf("%s: known divergence no longer shows; remove it from Known: %s", c.ID, impl.Known[c.ID])
+			case res.Status == Fail:
+				t.Errorf("%s failed in a child process:\n%s", c.ID, out)
 			}
 		})
 		results = append(results, res)
@@ -96,12 +83,119 @@ func Run(t *testing.T, impl Implementation) []Result {
 	return results
 }
 
-// runChild runs the current subtest alone in a child process and reports
-// whether it passed, why it skipped (if it did), and the end of its
-// output.
-func runChild(t *testing.T) (passed bool, skipped, out string) {
+// runHere runs clause c in this process, as the current subtest, and
+// records its result in res. The clause may end the subtest (failing or
+// skipping it, which exits the goroutine), so res is written on the way
+// out.
+func runHere(t *testing.T, c Clause, impl Implementation, res *Result) {
+	na := new(string)
+	defer func() {
+		switch {
+		case t.Failed():
+			res.Status = Fail
+		case t.Skipped():
+			res.Status, res.Note = NA, *na
+		default:
+			res.Status = Pass
+		}
+	}()
+	c.Run(&Case{T: t, impl: impl, na: na})
+}
+
+// runIsolated runs clause c alone in a child process, as the test named
+// name, and judges the outcome against impl.Known. It returns the result,
+// whether the clause passed in the child, and what the child printed of
+// its failure (for NA, why the clause does not apply).
+func runIsolated(t *testing.T, name string, c Clause, impl Implementation) (res Result, passed bool, out string) {
 	t.Helper()
-	parts := strings.Split(t.Name(), "/")
+	res = Result{Impl: impl.Name, Clause: c.ID, Note: impl.Notes[c.ID]}
+	passed, skipped, out := runChild(t, name)
+	known, isKnown := impl.Known[c.ID]
+	switch {
+	case skipped != "":
+		res.Status, res.Note, out = NA, skipped, skipped
+	case isKnown && (!passed || strings.HasPrefix(known, Intermittent)):
+		// An intermittent divergence stays listed: one run that misses it
+		// does not fix it.
+		res.Status, res.Note = XFail, known
+	case isKnown:
+		res.Status = XPass
+	case passed:
+		res.Status = Pass
+	default:
+		res.Status = Fail
+	}
+	return res, passed, out
+}
+
+// Check checks impl against every clause and returns the verdict as an
+// error: nil when every clause passes, does not apply, or fails as impl
+// lists in Known; else the errors.Join of one *ClauseError per clause that
+// failed, or that is listed in Known and passed. (If impl cannot even build
+// the pool of size 2 that tells which capabilities it has, Check returns
+// that error alone.)
+//
+// Check never marks t failed: what to do with the verdict is the caller's.
+// A clause needs a *testing.T of its own (testing/synctest.Test takes one,
+// and a clause's assertions fail it), and a subtest's failure would fail t,
+// so Check runs each clause in a child process: the test binary, rerunning
+// the calling test with only that clause selected. That costs a process per
+// clause (a few seconds for the suite), and in return a clause that
+// panics, crashes the process or hangs (killed after a timeout) is one
+// failed clause, not a lost run. In the child, Check runs the clause as a
+// subtest of t, which the child reports. Because the child selects the
+// test by name, call Check at most once per test or subtest, and not from
+// a parallel test; a TestMain that checks for leaks should skip that check
+// in a child (see IsChild).
+func Check(t *testing.T, impl Implementation) error {
+	t.Helper()
+	if IsChild() {
+		for _, c := range Clauses() {
+			t.Run(c.name(), func(t *testing.T) { c.Run(&Case{T: t, impl: impl, na: new(string)}) })
+		}
+		return nil
+	}
+	caps, err := probe(impl)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range Clauses() {
+		if c.missing(impl, caps) != "" {
+			continue
+		}
+		res, _, out := runIsolated(t, t.Name()+"/"+c.name(), c, impl)
+		switch res.Status {
+		case Fail:
+			errs = append(errs, &ClauseError{ID: c.ID, Title: c.Title, Saw: out})
+		case XPass:
+			errs = append(errs, &ClauseError{ID: c.ID, Title: c.Title,
+				Saw: "it passed, but Known lists it as a divergence: " + impl.Known[c.ID]})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ClauseError is a clause that failed a Check.
+type ClauseError struct {
+	ID    string // the clause's ID, as in SPEC.md
+	Title string // the clause's promise
+	// Saw is what the check saw: the clause's failure messages, how its
+	// child process ended (a panic, a hang), or that a listed divergence
+	// did not show.
+	Saw string
+}
+
+func (e *ClauseError) Error() string {
+	return e.ID + ": " + e.Title + "\n\t" + strings.ReplaceAll(strings.TrimSpace(e.Saw), "\n", "\n\t")
+}
+
+// runChild runs the test or subtest called name alone in a child process
+// and reports whether it passed, why it skipped (if it did), and the end of
+// its output.
+func runChild(t *testing.T, name string) (passed bool, skipped, out string) {
+	t.Helper()
+	parts := strings.Split(name, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
@@ -113,8 +207,8 @@ func runChild(t *testing.T) (passed bool, skipped, out string) {
 	// add minutes over a few hundred children.
 	cmd.Env = append(os.Environ(), childEnv+"=1", "GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE"))
 	b, err := cmd.CombinedOutput()
-	passed = err == nil && bytes.Contains(b, []byte("--- PASS: "+t.Name()))
-	if err == nil && bytes.Contains(b, []byte("--- SKIP: "+t.Name())) {
+	passed = err == nil && bytes.Contains(b, []byte("--- PASS: "+name))
+	if err == nil && bytes.Contains(b, []byte("--- SKIP: "+name)) {
 		if m := skipRE.FindSubmatch(b); m != nil {
 			skipped = string(m[1])
 		} else {
@@ -165,11 +259,10 @@ type capabilities map[string]bool
 
 // probe builds one small pool outside any clause to see which optional
 // interfaces the implementation has.
-func probe(t *testing.T, impl Implementation) capabilities {
-	t.Helper()
+func probe(impl Implementation) (capabilities, error) {
 	p, err := impl.New(Config{Size: 2})
 	if err != nil {
-		t.Fatalf("%s: New(Config{Size: 2}) = %v", impl.Name, err)
+		return nil, fmt.Errorf("%s: New(Config{Size: 2}) = %v", impl.Name, err)
 	}
 	caps := capabilities{}
 	_, caps["SubmitContext"] = p.(ContextSubmitter)
@@ -181,7 +274,7 @@ func probe(t *testing.T, impl Implementation) capabilities {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := p.Release(ctx); err != nil {
-		t.Fatalf("%s: releasing the probe pool: %v", impl.Name, err)
+		return nil, fmt.Errorf("%s: releasing the probe pool: %v", impl.Name, err)
 	}
-	return caps
+	return caps, nil
 }

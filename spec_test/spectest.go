@@ -1,24 +1,43 @@
 // Package spectest is poolkit's conformance suite: one check per clause of
 // SPEC.md's conformance part, runnable against any Go worker pool. It runs
 // over poolkit's own pool and, through the adapters in package compat,
-// over ants, poolkit's drop-in replacement for ants, pond and tunny; the
-// results make MATRIX.md.
+// over ants, poolkit's drop-in replacement for ants, pond, tunny, conc,
+// errgroup and workerpool; the results make MATRIX.md.
 //
-// To check a pool of your own, wrap it in the Pool interface (plus the
-// optional capabilities it has) and call Run from a test:
+// A pool of your own needs nothing of poolkit's but this package and
+// package resize: wrap it in the Pool interface (plus the optional
+// capabilities it has), have it return errors matching resize.ErrClosed,
+// resize.ErrOverload and resize.ErrInvalidSize, and call Check from a test:
 //
 //	func TestMyPool(t *testing.T) {
-//		spectest.Run(t, spectest.Implementation{
+//		err := spectest.Check(t, spectest.Implementation{
 //			Name: "mypool",
-//			New:  func(c spectest.Config) (spectest.Pool, error) { return newMyAdapter(c.Size) },
+//			New:  func(c spectest.Config) (spectest.Pool, error) { return newMyPool(c.Size) },
 //		})
+//		if err != nil {
+//			t.Error(err)
+//		}
 //	}
 //
-// Each clause runs as a subtest named for its ID. A clause whose
-// capability the pool lacks is skipped as not applicable. A clause listed
-// in Implementation.Known is an expected failure: it runs in a child
-// process, is reported as skipped while it still fails, and fails the test
-// once it passes, so a fixed divergence is noticed.
+// Check returns the verdict as an error, as log/slog/slogtest's
+// TestHandler does: nil when every clause passes, does not apply, or is an
+// expected failure; else one *ClauseError per failing clause, naming it and
+// saying what it saw, joined with errors.Join. It does not mark t failed. A
+// clause needs a *testing.T of its own (testing/synctest.Test takes one),
+// and a failing subtest fails its parent, so Check runs every clause in a
+// child process, the test binary rerunning the calling test with that
+// clause alone: a process per clause, which also turns a pool that panics,
+// crashes or hangs into one failed clause.
+//
+// Run is the other entry point: every clause as a visible subtest of t
+// (named "<ID>-<slug>"), failing t as clauses fail, returning one Result
+// per clause; compat's tests use it to build the matrix, and a Report
+// holds the results of several implementations as data (JSON-ready).
+//
+// Either way, a clause whose capability the pool lacks is not applicable.
+// A clause listed in Implementation.Known is an expected failure: it runs
+// in a child process and counts as a failure if it passes, so a fixed
+// divergence is noticed.
 package spectest
 
 import (
@@ -28,12 +47,16 @@ import (
 	"github.com/poolkit/poolkit/resize"
 )
 
-// Pool is the least a pool must offer to be checked.
+// Pool is the least a pool must offer to be checked. Its errors are
+// matched by the kinds of package resize, which any pool can return
+// without importing poolkit's pool package (whose errors match them too).
 type Pool interface {
 	// Submit hands task to the pool. It returns nil once the task is
 	// accepted; it may block while the pool is saturated. It returns an
-	// error matching pool.ErrPoolClosed on a closed pool, and
-	// pool.ErrPoolOverload when a non-blocking pool rejects the task.
+	// error matching resize.ErrClosed on a closed pool, and one matching
+	// resize.ErrOverload when the pool rejects the task because it is
+	// saturated and will not wait (non-blocking, or enough callers wait
+	// already).
 	Submit(task func()) error
 	// Release closes the pool and waits, bounded by ctx, until every
 	// accepted task has finished and the pool's goroutines have exited.
@@ -73,25 +96,28 @@ type Rebooter interface {
 	Reboot()
 }
 
-// Feature is a construction option an implementation may honour.
+// Feature is a construction option a pool may honour: a Config field other
+// than Size. It is the one vocabulary of capabilities for this suite and for
+// package compat's adapters, whose Supports methods report it.
 type Feature string
 
 // The features a clause may need.
 const (
-	Nonblocking  Feature = "nonblocking"
-	MaxBlocking  Feature = "maxblocking"
-	Expiry       Feature = "expiry"
-	PanicHandler Feature = "panichandler"
+	Nonblocking  Feature = "nonblocking"  // Config.Nonblocking
+	MaxBlocking  Feature = "maxblocking"  // Config.MaxBlocking
+	Expiry       Feature = "expiry"       // Config.Expiry
+	PanicHandler Feature = "panichandler" // Config.PanicHandler
 )
 
 // Config is what a clause asks of a new pool. Zero values mean the
-// implementation's defaults.
+// implementation's defaults; a field the implementation does not support
+// (see Implementation.Supports) is ignored.
 type Config struct {
-	Size         int
-	Nonblocking  bool
-	MaxBlocking  int
-	Expiry       time.Duration
-	PanicHandler func(any)
+	Size         int           // the capacity; passed on as it is, below 1 included
+	Nonblocking  bool          // reject with an overload error instead of blocking when saturated
+	MaxBlocking  int           // most callers blocked in Submit (0: no limit); past it, an overload error
+	Expiry       time.Duration // how long an idle worker lives
+	PanicHandler func(any)     // called with a task's panic value
 }
 
 // Implementation describes a pool to check.
@@ -100,8 +126,10 @@ type Implementation struct {
 	// New builds a pool. It is called inside the clause, often inside a
 	// testing/synctest bubble.
 	New func(Config) (Pool, error)
-	// Features lists the Config fields New honours (Size always).
-	Features map[Feature]bool
+	// Supports reports which Config fields New honours besides Size; nil
+	// means none. A clause that needs an unsupported feature does not
+	// apply.
+	Supports func(Feature) bool
 	// Isolate runs every clause in a child process, for pools that crash
 	// the process or keep package-level state across tests.
 	Isolate bool
@@ -113,22 +141,7 @@ type Implementation struct {
 	Notes map[string]string
 }
 
-// Status is a clause's outcome for one implementation.
-type Status string
-
-// The outcomes.
-const (
-	Pass  Status = "pass"
-	Fail  Status = "fail"  // unexpected failure: the suite fails
-	XFail Status = "xfail" // known divergence, still present
-	XPass Status = "xpass" // known divergence that no longer shows: the suite fails
-	NA    Status = "n.a."  // the implementation lacks a capability the clause needs
-)
-
-// Result is one cell of the matrix.
-type Result struct {
-	Impl   string
-	Clause string
-	Status Status
-	Note   string
+// supports reports whether impl honours f.
+func (impl Implementation) supports(f Feature) bool {
+	return impl.Supports != nil && impl.Supports(f)
 }

@@ -83,20 +83,51 @@ type Point struct {
 	WaitP99 time.Duration
 }
 
-// Result is what one run measured.
+// Result is what one run measured. Durations are in nanoseconds in JSON.
 type Result struct {
-	Scenario, Controller string
-	Arrivals, Completed  int
-	Rejected             int
-	Throughput           float64 // completions per second
-	WaitP50, WaitP99     time.Duration
-	WorkerSeconds        float64 // the integral of the size over the run
-	Flaps                float64 // direction reversals of the size per minute
-	Resizes              int
-	SettleUp, SettleDown time.Duration // the longest settling after a step up / down (-1: never, 0: none)
-	Overshoot            float64       // the largest (size - optimum) / optimum after a change
-	Series               []Point
+	Scenario   string        `json:"scenario"`
+	Controller string        `json:"controller"`
+	Arrivals   int           `json:"arrivals"`
+	Completed  int           `json:"completed"`
+	Rejected   int           `json:"rejected"`
+	Throughput float64       `json:"throughput"` // completions per second
+	WaitP50    time.Duration `json:"wait_p50"`
+	WaitP99    time.Duration `json:"wait_p99"`
+	// WorkerSeconds is the integral of the size over the run.
+	WorkerSeconds float64 `json:"worker_seconds"`
+	// Flaps counts direction reversals of the size per minute.
+	Flaps   float64 `json:"flaps_per_min"`
+	Resizes int     `json:"resizes"`
+	// SettleUp and SettleDown are the longest settling times after the
+	// scenario's steps up and down of its optimum: the time from the step
+	// until the size stops moving (see settleTime). Never (-1) when it was
+	// still moving at the end of a phase; 0 also when the scenario has no
+	// such step (ScenarioResult.StepsUp and StepsDown tell which).
+	SettleUp   time.Duration `json:"settle_up"`
+	SettleDown time.Duration `json:"settle_down"`
+	// Overshoot is the largest (size - optimum) / optimum after a step up.
+	Overshoot float64 `json:"overshoot"`
+	// Offset is where the size settled against the optimum, (level -
+	// optimum) / optimum, the largest in magnitude over the phases that
+	// settled: how far from the optimum the controller rests, which
+	// settling time does not say. Nil when no phase settled, or the
+	// scenario does not know its optimum.
+	Offset *float64 `json:"offset,omitempty"`
+	// Final is the size at the end of the run.
+	Final int `json:"final"`
+	// Series holds a sample per tick. It is what the plots draw and is not
+	// written as JSON.
+	Series []Point `json:"-"`
 }
+
+// Never is a settling time that did not happen: the size was still
+// moving at the end of the phase.
+const Never time.Duration = -1
+
+// settleHold is the least time a size must stay still, at the end of a
+// phase, to count as settled: a controller still ramping when the load
+// changes again has not settled, however slowly it moves.
+const settleHold = 2 * time.Second
 
 // Run replays s once through c with the given seed.
 func Run(s Scenario, c Controller, seed uint64) Result {
@@ -230,45 +261,102 @@ func (r *Result) summarise(s Scenario) {
 			dir = sign(d)
 		}
 	}
-	r.Flaps = float64(flips) / s.Duration.Minutes()
-	if s.Optimum == nil {
-		return
+	if n := len(r.Series); n > 0 {
+		r.Final = r.Series[n-1].Size
 	}
+	r.Flaps = float64(flips) / s.Duration.Minutes()
+	for _, ph := range s.phases() {
+		var sizes []Point
+		peak := 0
+		for _, pt := range r.Series {
+			if pt.T >= ph.start && pt.T < ph.end {
+				sizes = append(sizes, pt)
+				peak = max(peak, pt.Size)
+			}
+		}
+		settled, level := settleTime(sizes, ph.start, ph.end, tolerance(ph.opt))
+		worst := &r.SettleDown
+		if ph.up {
+			worst = &r.SettleUp
+		}
+		switch {
+		case settled == Never:
+			*worst = Never
+		case *worst != Never:
+			*worst = max(*worst, settled)
+		}
+		if settled != Never && ph.opt > 0 {
+			if off := float64(level-ph.opt) / float64(ph.opt); r.Offset == nil || math.Abs(off) > math.Abs(*r.Offset) {
+				r.Offset = &off
+			}
+		}
+		if ph.up && ph.opt > 0 && peak > ph.opt {
+			r.Overshoot = max(r.Overshoot, float64(peak-ph.opt)/float64(ph.opt))
+		}
+	}
+}
+
+// tolerance is how much a settled size may still vary, for a phase whose
+// optimum is opt: 10% of it, and at least one worker.
+func tolerance(opt int) int { return max(1, int(math.Ceil(0.1*float64(opt)))) }
+
+// settleTime says when the samples of one phase, [start, end), stop moving:
+// the time from start to the first sample from which every later sample
+// of the phase lies within a range of tol workers, provided that lasts at
+// least settleHold; else Never. level is the median size from then on
+// (the size the run rests at), or 0 with Never.
+//
+// Settling is measured against the run's own resting size, not the
+// scenario's optimum: a controller that reaches its size within a tick
+// and holds it has settled within a tick, wherever it rests. How far that
+// is from the optimum is the run's Offset.
+func settleTime(samples []Point, start, end time.Duration, tol int) (settled time.Duration, level int) {
+	if len(samples) == 0 {
+		return Never, 0
+	}
+	lo, hi := samples[len(samples)-1].Size, samples[len(samples)-1].Size
+	from := len(samples) - 1
+	for i := len(samples) - 2; i >= 0; i-- {
+		s := samples[i].Size
+		if max(hi, s)-min(lo, s) > tol {
+			break
+		}
+		lo, hi, from = min(lo, s), max(hi, s), i
+	}
+	if end-samples[from].T < settleHold {
+		return Never, 0
+	}
+	still := make([]int, 0, len(samples)-from)
+	for _, p := range samples[from:] {
+		still = append(still, p.Size)
+	}
+	slices.Sort(still)
+	return samples[from].T - start, still[len(still)/2]
+}
+
+// phase is a stretch of a scenario between two load changes.
+type phase struct {
+	start, end time.Duration
+	opt        int  // the optimum size at start
+	up         bool // the optimum rose at start (or start is 0)
+}
+
+// phases are the stretches that follow the scenario's load changes, when
+// it knows its optimum.
+func (s Scenario) phases() []phase {
+	if s.Optimum == nil {
+		return nil
+	}
+	var out []phase
 	for ci, ch := range s.Changes {
 		end := s.Duration
 		if ci+1 < len(s.Changes) {
 			end = s.Changes[ci+1]
 		}
 		opt := s.Optimum(ch)
-		up := ch == 0 || opt > s.Optimum(ch-Tick)
-		tol := max(1, int(math.Ceil(0.1*float64(opt))))
-		settled := time.Duration(-1)
-		peak := 0
-		for _, pt := range r.Series {
-			if pt.T < ch || pt.T >= end {
-				continue
-			}
-			peak = max(peak, pt.Size)
-			if abs(pt.Size-opt) > tol {
-				settled = -1
-			} else if settled < 0 {
-				settled = pt.T - ch
-			}
-		}
-		worst := &r.SettleDown
-		if up {
-			worst = &r.SettleUp
-		}
-		switch {
-		case settled < 0:
-			*worst = -1
-		case *worst >= 0:
-			*worst = max(*worst, settled)
-		}
-		if up && opt > 0 && peak > opt {
-			r.Overshoot = max(r.Overshoot, float64(peak-opt)/float64(opt))
-		}
+		out = append(out, phase{start: ch, end: end, opt: opt, up: ch == 0 || opt > s.Optimum(ch-Tick)})
 	}
+	return out
 }
 
 func sign(x int) int {
@@ -277,8 +365,6 @@ func sign(x int) int {
 	}
 	return 1
 }
-
-func abs(x int) int { return max(x, -x) }
 
 func percentile(d []time.Duration, q float64) time.Duration {
 	if len(d) == 0 {

@@ -2,8 +2,8 @@ package eval_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,8 +19,9 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var (
-	report = flag.String("report", "", "write the I/O scenarios' results tables to this file")
-	plots  = flag.String("plots", "", "write one SVG plot per I/O scenario to this folder")
+	report      = flag.String("report", "", "write the I/O scenarios' results as Markdown tables to this file")
+	resultsJSON = flag.String("results-json", "", "write the I/O scenarios' results (eval.Results) as JSON to this file")
+	plots       = flag.String("plots", "", "write one SVG plot per scenario to this folder")
 )
 
 // controllers are the autoscalers compared, each starting at 4 workers
@@ -45,11 +46,10 @@ func runIn(t *testing.T, s eval.Scenario, c eval.Controller) eval.Result {
 // fixed sizes and the controllers. It checks the harness's own accounting
 // (every arrival completed or was rejected, once), that poolkit's
 // controller serves at least 95% of the oracle's throughput everywhere and
-// flaps at most 6 times a minute on the sine, and, with -report, writes
-// the results tables (and, with -plots, the SVGs).
+// flaps at most 6 times a minute on the sine, and writes the results as
+// -report, -results-json and -plots ask.
 func TestIOScenarios(t *testing.T) {
-	var out bytes.Buffer
-	wins := 0
+	res := eval.NewResults("io")
 	for _, s := range eval.IOScenarios() {
 		var fixed []eval.Result
 		grid := s.Grid
@@ -59,7 +59,6 @@ func TestIOScenarios(t *testing.T) {
 		for _, n := range grid {
 			fixed = append(fixed, runIn(t, s, eval.Fixed(n)))
 		}
-		oracle := eval.Oracle(s, fixed)
 		var runs []eval.Result
 		for _, c := range controllers() {
 			runs = append(runs, runIn(t, s, c))
@@ -69,31 +68,43 @@ func TestIOScenarios(t *testing.T) {
 				t.Errorf("%s/%s: %d completed + %d rejected of %d arrivals", s.Name, r.Controller, r.Completed, r.Rejected, r.Arrivals)
 			}
 		}
+		sr := eval.Evaluate(s, fixed, runs)
 		// What the control law reaches in every I/O scenario (the rest of
 		// the targets are reported in the tables, met or not).
-		if pk := runs[0]; pk.Throughput < 0.95*oracle.Throughput {
-			t.Errorf("%s: poolkit served %.0f/s, under 95%% of the oracle's %.0f/s", s.Name, pk.Throughput, oracle.Throughput)
+		if pk := runs[0]; pk.Throughput < 0.95*sr.Oracle.Throughput {
+			t.Errorf("%s: poolkit served %.0f/s, under 95%% of the oracle's %.0f/s", s.Name, pk.Throughput, sr.Oracle.Throughput)
 		}
 		if pk := runs[0]; s.Name == "S3 sine" && pk.Flaps > 6 {
 			t.Errorf("%s: poolkit changed direction %.1f times a minute, want at most 6", s.Name, pk.Flaps)
 		}
-		eval.Table(&out, s, oracle, runs)
 		if *plots != "" {
-			writePlot(t, *plots, s, append([]eval.Result{oracle}, runs...))
+			writePlot(t, *plots, s, append([]eval.Result{sr.Oracle}, runs...))
 		}
-		beatsAll := true
-		for _, b := range runs[1:] {
-			beatsAll = beatsAll && eval.Beats(s, runs[0], b)
-		}
-		if beatsAll {
-			wins++
+		res.Scenarios = append(res.Scenarios, sr)
+	}
+	writeResults(t, res, *report, *resultsJSON)
+}
+
+// writeResults writes res as Markdown to md and as JSON to js, where
+// they are set, and logs the Markdown.
+func writeResults(t *testing.T, res eval.Results, md, js string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := res.WriteMarkdown(&out); err != nil {
+		t.Fatal(err)
+	}
+	t.Log(out.String())
+	if md != "" {
+		if err := os.WriteFile(md, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	fmt.Fprintf(&out, "\npoolkit beats every baseline on worker-seconds at equal p99 wait in %d of %d I/O scenarios.\n",
-		wins, len(eval.IOScenarios()))
-	t.Log(out.String())
-	if *report != "" {
-		if err := os.WriteFile(*report, out.Bytes(), 0o644); err != nil {
+	if js != "" {
+		data, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(js, append(data, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,11 +1,6 @@
 package eval
 
-import (
-	"fmt"
-	"io"
-	"strings"
-	"time"
-)
+import "strings"
 
 // FixedSizes is the grid the oracle is chosen from.
 var FixedSizes = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
@@ -30,33 +25,6 @@ func Oracle(s Scenario, fixed []Result) Result {
 		}
 	}
 	return fixed[best]
-}
-
-// Table writes one Markdown table for a scenario: the oracle and every
-// controller, with ratios to the oracle.
-func Table(w io.Writer, s Scenario, oracle Result, runs []Result) {
-	fmt.Fprintf(w, "\n### %s\n\n", s.Name)
-	fmt.Fprintf(w, "| controller | throughput | vs oracle | p50 wait | p99 wait | worker-s | vs oracle | rejected | flaps/min | resizes | settle up | settle down | overshoot |\n")
-	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	settle := func(d time.Duration) string {
-		switch {
-		case len(s.Changes) == 0 || s.Optimum == nil:
-			return "–"
-		case d < 0:
-			return "never"
-		}
-		return d.Round(10 * time.Millisecond).String()
-	}
-	row := func(name string, r Result) {
-		fmt.Fprintf(w, "| %s | %.0f/s | %.2f | %v | %v | %.1f | %.2f | %d | %.1f | %d | %s | %s | %.0f%% |\n",
-			name, r.Throughput, r.Throughput/oracle.Throughput, r.WaitP50.Round(time.Microsecond),
-			r.WaitP99.Round(time.Microsecond), r.WorkerSeconds, r.WorkerSeconds/oracle.WorkerSeconds,
-			r.Rejected, r.Flaps, r.Resizes, settle(r.SettleUp), settle(r.SettleDown), 100*r.Overshoot)
-	}
-	row("oracle ("+oracle.Controller+")", oracle)
-	for _, r := range runs {
-		row(r.Controller, r)
-	}
 }
 
 // Beats reports whether run a did better than run b of the same scenario

@@ -10,11 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/template"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"github.com/poolkit/poolkit/bench"
 )
@@ -66,12 +64,25 @@ func actorRounds(c config) int {
 	return c.rounds
 }
 
-// actorRun is one group as run: its -test.bench and -test.benchtime.
-type actorRun struct{ pattern, benchtime string }
+// actorRun is one group as run: its -test.bench and -test.benchtime, and
+// how long it takes.
+type actorRun struct {
+	pattern, benchtime string
+	time               time.Duration
+}
 
 // actorRuns are the groups this configuration runs, restricted to the
 // workloads -actors selects.
 func actorRuns(c config) []actorRun {
+	round, all := actorRoundQuick, 0
+	if c.full {
+		round = actorRoundFull
+	}
+	for _, g := range actorGroups {
+		if (c.full && g.full != "") || (!c.full && g.quick != "") {
+			all += len(g.workloads)
+		}
+	}
 	var runs []actorRun
 	for _, g := range actorGroups {
 		bt := g.quick
@@ -87,7 +98,8 @@ func actorRuns(c config) []actorRun {
 		if bt == "" || len(ws) == 0 {
 			continue
 		}
-		runs = append(runs, actorRun{"^Benchmark(" + strings.Join(ws, "|") + ")$" + g.sub, bt})
+		runs = append(runs, actorRun{"^Benchmark(" + strings.Join(ws, "|") + ")$" + g.sub, bt,
+			round * time.Duration(len(ws)) / time.Duration(all)})
 	}
 	return runs
 }
@@ -116,14 +128,18 @@ type actorRow struct {
 	Cells  map[string]actorCell
 }
 
-// actorCell is one contender's figure: the median over the rounds, and
-// the median of the per-round ratios to poolkit, oriented so that above 1
-// means poolkit did better (0 for poolkit itself, where poolkit has no
+// actorCell is one contender's figure: the median over the rounds and
+// poolkit's advantage, the ratio of the two medians oriented so that above
+// 1 means poolkit did better (the other's over poolkit's for a cost,
+// poolkit's over the other's for a rate), with its 95% interval (see
+// stats.go). The advantage is 0 for poolkit itself, where poolkit has no
 // figure, and for goroutines per actor, where a ratio of near-zeros says
-// nothing).
+// nothing; the interval is absent when the rounds were too few for one.
 type actorCell struct {
-	Median    float64
-	Advantage float64 `json:",omitempty"`
+	Median      float64
+	Advantage   float64 `json:",omitempty"`
+	AdvantageLo float64 `json:",omitempty"`
+	AdvantageHi float64 `json:",omitempty"`
 }
 
 // actorsOutcome is what the actors stage wrote.
@@ -143,8 +159,17 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 	if err != nil {
 		return nil, err
 	}
+	groups := actorRuns(c)
+	rounds := actorRounds(c)
+	var total time.Duration
+	for _, g := range groups {
+		total += g.time
+	}
+	total *= time.Duration(rounds)
 	prog := newProgress("actors", c.plain, stdout)
-	prog.Step(0, -1, "building bench/actors (the first build fetches and compiles protoactor-go and GoAkt: a few minutes)")
+	// The build is not in the estimate (the first one fetches and
+	// compiles protoactor-go and GoAkt): the stage's time starts after it.
+	prog.Update(0, total, "building bench/actors (the first build fetches and compiles protoactor-go and GoAkt: a few minutes)")
 	build := exec.Command("go", "test", "-c", "-o", bin, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
@@ -152,13 +177,14 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 		return nil, fmt.Errorf("building bench/actors: %v\n%s", err, out)
 	}
 	defer os.Remove(bin)
-	groups := actorRuns(c)
+	prog.Restart()
 	var raw bytes.Buffer
-	rounds := make([][]byte, 0, actorRounds(c))
-	for r := range actorRounds(c) {
+	outs := make([][]byte, 0, rounds)
+	var done time.Duration
+	for r := range rounds {
 		var out bytes.Buffer
-		for i, g := range groups {
-			prog.Step(r*len(groups)+i, cap(rounds)*len(groups), fmt.Sprintf("round %d: %s", r+1, g.pattern))
+		for _, g := range groups {
+			prog.Update(done, total, fmt.Sprintf("round %d/%d: %s", r+1, rounds, g.pattern))
 			cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", g.pattern, "-test.benchtime", g.benchtime, "-test.timeout", "30m")
 			cmd.Dir = dir
 			var stderr bytes.Buffer
@@ -167,18 +193,19 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 				prog.Finish()
 				return nil, fmt.Errorf("round %d, %s: %v\n%s%s", r+1, g.pattern, err, lastLines(out.String(), 20), stderr.String())
 			}
+			done += g.time
 		}
 		raw.Write(out.Bytes())
-		rounds = append(rounds, out.Bytes())
+		outs = append(outs, out.Bytes())
 	}
-	prog.Step(cap(rounds)*len(groups), cap(rounds)*len(groups), "")
+	prog.Update(total, total, "")
 	prog.Finish()
-	res, err := summarizeActors(rounds)
+	res, err := summarizeActors(outs)
 	if err != nil {
 		return nil, err
 	}
 	res.Machine = bench.ThisMachine().String()
-	o := &actorsOutcome{results: res, raw: filepath.Join(c.out, "actors.txt"), data: filepath.Join(c.out, "actors.json")}
+	o := &actorsOutcome{results: res, raw: absPath(filepath.Join(c.out, "actors.txt")), data: absPath(filepath.Join(c.out, "actors.json"))}
 	if err := os.WriteFile(o.raw, raw.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
@@ -186,12 +213,12 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(o.data, js, 0o644); err != nil {
+	if err := os.WriteFile(o.data, append(js, '\n'), 0o644); err != nil {
 		return nil, err
 	}
 	o.elapsed = time.Since(start)
-	fmt.Fprintf(stdout, "\nActors. Machine: %s. Medians of %d rounds; in brackets, poolkit's advantage: the median over the rounds of the other's figure against poolkit's, above 1 when poolkit did better.\n\n", res.Machine, res.Rounds)
-	if err := res.writeMarkdown(stdout); err != nil {
+	fmt.Fprintf(stdout, "\nActors. Machine: %s. %s.\n\n", res.Machine, res.Note())
+	if err := renderText(stdout, "actors", res); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "\nRaw results (benchstat -col /impl %s): %s; as data: %s\n", o.raw, o.raw, o.data)
@@ -207,8 +234,8 @@ func lastLines(s string, n int) string {
 // format, sub-benchmarks named impl=NAME) and computes the table.
 func summarizeActors(rounds [][]byte) (*actorResults, error) {
 	type key struct{ bench, metric string }
-	// values[key][impl][round]; a missing figure is absent from the map.
-	values := map[key]map[string]map[int]float64{}
+	// values[key][impl] holds a figure per round that reported one.
+	values := map[key]map[string][]float64{}
 	var order []key
 	var impls []string
 	for r, data := range rounds {
@@ -247,13 +274,10 @@ func summarizeActors(rounds [][]byte) (*actorResults, error) {
 				}
 				k := key{name, unit}
 				if values[k] == nil {
-					values[k] = map[string]map[int]float64{}
+					values[k] = map[string][]float64{}
 					order = append(order, k)
 				}
-				if values[k][impl] == nil {
-					values[k][impl] = map[int]float64{}
-				}
-				values[k][impl][r] = value
+				values[k][impl] = append(values[k][impl], value)
 			}
 		}
 		if err := rd.Err(); err != nil {
@@ -286,20 +310,20 @@ func summarizeActors(rounds [][]byte) (*actorResults, error) {
 	res := &actorResults{Rounds: len(rounds), Impls: impls}
 	for _, k := range order {
 		row := actorRow{Bench: k.bench, Metric: k.metric, Higher: higherIsBetter(k.metric), Cells: map[string]actorCell{}}
-		base := values[k]["poolkit"]
-		for impl, byRound := range values[k] {
-			var xs, adv []float64
-			for r, v := range byRound {
-				xs = append(xs, v)
-				if p, ok := base[r]; ok && impl != "poolkit" && row.Metric != "goroutines/actor" {
-					if a, ok := advantage(p, v, row.Higher); ok {
-						adv = append(adv, a)
-					}
+		base, hasBase := values[k]["poolkit"]
+		p := medianOf(base)
+		for impl, xs := range values[k] {
+			m := medianOf(xs)
+			cell := actorCell{Median: m.Center}
+			if hasBase && impl != "poolkit" && row.Metric != "goroutines/actor" && p.Center > 0 && m.Center > 0 {
+				adv := ratioOf(m, p)
+				if row.Higher {
+					adv = ratioOf(p, m)
 				}
-			}
-			cell := actorCell{Median: median(xs)}
-			if len(adv) > 0 {
-				cell.Advantage = median(adv)
+				cell.Advantage = adv.Center
+				if adv.finite() {
+					cell.AdvantageLo, cell.AdvantageHi = adv.Lo, adv.Hi
+				}
 			}
 			row.Cells[impl] = cell
 		}
@@ -308,50 +332,36 @@ func summarizeActors(rounds [][]byte) (*actorResults, error) {
 	return res, nil
 }
 
-// advantage is how much better poolkit's figure p is than other's o: o/p
-// for a cost, p/o for a rate.
-func advantage(p, o float64, higher bool) (float64, bool) {
-	if higher {
-		p, o = o, p
-	}
-	if p <= 0 || o <= 0 {
-		return 0, false
-	}
-	return o / p, true
+// Note says what the figures are, for the line above a table.
+func (a *actorResults) Note() string {
+	return fmt.Sprintf("Medians of %s; in brackets poolkit's advantage, the ratio of the other's median to poolkit's "+
+		"(of poolkit's to the other's for a rate), above 1 when poolkit did better, with its 95%% interval when there "+
+		"were at least %d rounds", plural(a.Rounds, "round"), intervalRounds())
 }
 
-func median(xs []float64) float64 {
-	return benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &benchmath.DefaultThresholds), 0.95).Center
+// Cell formats one contender's figure in a row, with poolkit's advantage.
+func (r actorRow) Cell(impl string) string {
+	c, ok := r.Cells[impl]
+	if !ok {
+		return ""
+	}
+	s := formatFigure(c.Median, r.Metric)
+	switch {
+	case c.AdvantageHi > 0:
+		s += fmt.Sprintf(" (%.2fx, %.2f–%.2f)", c.Advantage, c.AdvantageLo, c.AdvantageHi)
+	case c.Advantage > 0:
+		s += fmt.Sprintf(" (%.2fx)", c.Advantage)
+	}
+	return s
 }
 
-var actorTable = template.Must(template.New("actors").Funcs(template.FuncMap{
-	"cell": func(r actorRow, impl string) string {
-		c, ok := r.Cells[impl]
-		if !ok {
-			return ""
-		}
-		s := formatFigure(c.Median, r.Metric)
-		if c.Advantage > 0 {
-			s += fmt.Sprintf(" (%.2fx)", c.Advantage)
-		}
-		return s
-	},
-	"direction": func(r actorRow) string {
-		if r.Higher {
-			return "higher is better"
-		}
-		return "lower is better"
-	},
-}).Parse(`{{with .Compared}}| benchmark | metric |{{range $.Impls}} {{.}} |{{end}}
-|---|---|{{range $.Impls}}---|{{end}}
-{{range $r := .}}| {{$r.Bench}} | {{$r.Metric}} ({{direction $r}}) |{{range $.Impls}} {{cell $r .}} |{{end}}
-{{end}}{{end}}{{with .Alone}}
-poolkit alone (the others have no turn budget to set, or no serializer):
-
-| benchmark | metric | poolkit |
-|---|---|---|
-{{range $r := .}}| {{$r.Bench}} | {{$r.Metric}} ({{direction $r}}) | {{cell $r "poolkit"}} |
-{{end}}{{end}}`))
+// Direction says which way the row's metric points.
+func (r actorRow) Direction() string {
+	if r.Higher {
+		return "higher is better"
+	}
+	return "lower is better"
+}
 
 // Compared are the rows with a figure from more than one contender.
 func (a *actorResults) Compared() []actorRow {
@@ -361,18 +371,6 @@ func (a *actorResults) Compared() []actorRow {
 // Alone are the rows with poolkit's figure only.
 func (a *actorResults) Alone() []actorRow {
 	return slices.DeleteFunc(slices.Clone(a.Rows), func(r actorRow) bool { return len(r.Cells) >= 2 })
-}
-
-// writeMarkdown writes the table as markdown.
-func (a *actorResults) writeMarkdown(w io.Writer) error { return actorTable.Execute(w, a) }
-
-// markdown is the table as a string.
-func (a *actorResults) markdown() string {
-	var b strings.Builder
-	if err := a.writeMarkdown(&b); err != nil {
-		return err.Error()
-	}
-	return b.String()
 }
 
 // formatFigure prints a figure with three significant digits and a scale

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -9,14 +10,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
+	spectest "github.com/poolkit/poolkit/spec_test"
 )
 
-// benchOutcome is what the bench command measured and wrote.
+// benchOutcome is what the bench stage measured and wrote.
 type benchOutcome struct {
 	results *bench.Results
-	raw     string   // benchstat-format file
-	charts  []string // one SVG per workload, in workload order
+	view    benchView
 	elapsed time.Duration
 }
 
@@ -25,156 +27,175 @@ type benchOutcome struct {
 func runBench(c config, stdout io.Writer) (*benchOutcome, error) {
 	start := time.Now()
 	prog := newProgress("bench", c.plain, stdout)
-	heavy := 1
-	if c.full {
-		heavy = 3
-	}
-	res, err := bench.Compare(bench.Options{
-		Rounds:      c.rounds,
-		HeavyRounds: heavy,
-		Full:        c.full,
-		Workloads:   c.workloads,
-		Progress:    prog.Step,
-	})
+	opts := c.benchOptions()
+	opts.Progress = benchProgress(prog, c.full)
+	res, err := bench.Compare(opts)
 	prog.Finish()
 	if err != nil {
 		return nil, err
 	}
-	o := &benchOutcome{results: res, raw: filepath.Join(c.out, "bench.txt")}
-	var raw bytes.Buffer
-	if err := res.WriteRaw(&raw); err != nil {
+	raw := absPath(filepath.Join(c.out, "bench.txt"))
+	var buf bytes.Buffer
+	if err := res.WriteRaw(&buf); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(o.raw, raw.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(raw, buf.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
-	sums := res.Summaries()
+	var charts []string
 	for _, w := range res.Workloads {
-		path := filepath.Join(c.out, "bench-"+strings.ToLower(w.Name)+".svg")
-		if err := os.WriteFile(path, ratioChart(w, sums), 0o644); err != nil {
+		charts = append(charts, absPath(filepath.Join(c.out, "bench-"+strings.ToLower(w.Name)+".svg")))
+	}
+	o := &benchOutcome{results: res, view: newBenchView(res, raw, charts)}
+	for _, w := range o.view.Workloads {
+		if err := os.WriteFile(w.Chart, ratioChart(w), 0o644); err != nil {
 			return nil, err
 		}
-		o.charts = append(o.charts, path)
 	}
 	o.elapsed = time.Since(start)
-	fmt.Fprintf(stdout, "\nMachine: %s. Medians of %d rounds (heavy workloads: %d); ratios are time/op over poolkit's in the same round.\n\n",
-		res.Machine, c.rounds, min(c.rounds, heavy))
-	if err := res.WriteTable(stdout); err != nil {
-		return nil, err
+	return o, renderText(stdout, "bench", o.view)
+}
+
+// benchProgress reports the comparison's steps to prog in expected time:
+// each step stands for its share of its workload's round.
+func benchProgress(prog progress, full bool) func(done int, plan []bench.Step) {
+	var elapsed []time.Duration // elapsed[i]: the expected time of steps [0, i)
+	return func(done int, plan []bench.Step) {
+		if elapsed == nil {
+			elapsed = make([]time.Duration, len(plan)+1)
+			for i, st := range plan {
+				elapsed[i+1] = elapsed[i] + stepTime(st, full)
+			}
+		}
+		what := ""
+		if done < len(plan) {
+			st := plan[done]
+			what = fmt.Sprintf("round %d %s/%s", st.Round+1, st.Workload.Name, st.Impl)
+			if st.Warmup {
+				what = "warm-up " + st.Workload.Name
+			}
+		}
+		prog.Update(elapsed[done], elapsed[len(plan)], what)
 	}
-	writeOverviewText(stdout, res)
-	fmt.Fprintf(stdout, "Raw results (benchstat -col /impl %s): %s\n", o.raw, o.raw)
-	return o, nil
 }
 
 // specOutcome is what the conformance suite found.
 type specOutcome struct {
-	matrix  string // markdown file
-	passed  bool   // the suite agreed with the recorded divergences
-	tail    []string
+	view    specView
 	elapsed time.Duration
 }
 
-// runSpec runs the conformance suite over every implementation and writes
-// the matrix it found.
+// runSpec runs the conformance suite over every implementation, which
+// writes its report as JSON, and prints the matrix.
 func runSpec(c config, root string, stdout io.Writer) (*specOutcome, error) {
 	start := time.Now()
-	o := &specOutcome{matrix: filepath.Join(c.out, "matrix.md")}
-	abs, err := filepath.Abs(o.matrix)
-	if err != nil {
-		return nil, err
-	}
-	_ = os.Remove(abs)
+	js := absPath(filepath.Join(c.out, "matrix.json"))
+	_ = os.Remove(js)
 	prog := newProgress("spec", c.plain, stdout)
-	o.passed, o.tail, err = goTest(filepath.Join(root, "compat"), ".",
+	passed, tail, err := goTest(filepath.Join(root, "compat"), ".",
 		[]string{"-run", "^(TestConformance|TestMatrixUpToDate)$"},
-		[]string{"-matrix-out", abs}, prog)
+		[]string{"-matrix-json", js}, prog, c.stageTime("spec"))
 	if err != nil {
 		return nil, err
 	}
-	o.elapsed = time.Since(start)
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return o, fmt.Errorf("the conformance suite wrote no matrix; it printed:\n%s", strings.Join(o.tail, "\n"))
+	var rep spectest.Report
+	if err := readJSON(js, &rep); err != nil {
+		return nil, fmt.Errorf("the conformance suite wrote no report (%v); it printed:\n%s", err, strings.Join(tail, "\n"))
 	}
-	fmt.Fprintf(stdout, "\n%s\n", matrixTable(string(data)))
-	if !o.passed {
+	o := &specOutcome{view: newSpecView(rep), elapsed: time.Since(start)}
+	o.view.Passed, o.view.Elapsed, o.view.JSON = passed, o.elapsed.Round(time.Second).String(), js
+	o.view.Spec, o.view.MatrixMD = existing(filepath.Join(root, "SPEC.md")), existing(filepath.Join(root, "MATRIX.md"))
+	if err := renderText(stdout, "spec", o.view); err != nil {
+		return nil, err
+	}
+	if !passed {
 		fmt.Fprintf(stdout, "The suite found results that differ from the recorded ones (marked \"unexpected\" or \"was ✗\"); it printed:\n%s\n",
-			strings.Join(o.tail, "\n"))
+			strings.Join(tail, "\n"))
 	}
-	fmt.Fprintf(stdout, "Matrix with reasons and reproducers: %s\n", o.matrix)
 	return o, nil
 }
 
-// matrixTable is the part of the matrix markdown up to the failure counts.
-func matrixTable(md string) string {
-	var keep []string
-	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(line, "|") || strings.HasPrefix(line, "Failing clauses") {
-			keep = append(keep, line)
-		}
-	}
-	return strings.Join(keep, "\n")
-}
-
-// autoscaleOutcome is what the autoscaler scenarios produced.
+// autoscaleOutcome is what the autoscaler scenarios found.
 type autoscaleOutcome struct {
-	tables  []string // markdown files: I/O scenarios, and with -full the CPU ones
-	plots   []string // SVGs
-	passed  bool
-	tail    []string
+	view    autoscaleView
 	elapsed time.Duration
 }
 
 // runAutoscale runs the I/O scenarios in fake time (seconds) and, with
-// -full, the CPU-bound ones in real time (about 12 minutes).
+// -full, the CPU-bound ones in real time (about 12 minutes); the tests
+// write their results as JSON and draw a plot per scenario.
 func runAutoscale(c config, root string, stdout io.Writer) (*autoscaleOutcome, error) {
 	start := time.Now()
-	dir, err := filepath.Abs(filepath.Join(c.out, "autoscale"))
-	if err != nil {
+	plots := absPath(filepath.Join(c.out, "autoscale"))
+	if err := os.MkdirAll(plots, 0o755); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	o := &autoscaleOutcome{tables: []string{filepath.Join(c.out, "autoscale-io.md")}}
-	run := "^TestIOScenarios$"
-	args := []string{"-report", absOr(o.tables[0]), "-plots", dir}
-	goFlags := []string{"-run", run}
+	files := []string{absPath(filepath.Join(c.out, "autoscale-io.json"))}
+	goFlags := []string{"-run", "^TestIOScenarios$"}
+	args := []string{"-results-json", files[0], "-plots", plots}
 	if c.full {
-		cpu := filepath.Join(c.out, "autoscale-cpu.md")
-		o.tables = append(o.tables, cpu)
+		files = append(files, absPath(filepath.Join(c.out, "autoscale-cpu.json")))
 		goFlags = []string{"-run", "^(TestIOScenarios|TestCPUScenarios)$", "-timeout", "60m"}
-		args = append(args, "-cpu-report", absOr(cpu))
+		args = append(args, "-cpu-results-json", files[1])
 	}
-	for _, t := range o.tables {
-		_ = os.Remove(absOr(t))
+	for _, f := range files {
+		_ = os.Remove(f)
 	}
 	prog := newProgress("autoscale", c.plain, stdout)
-	o.passed, o.tail, err = goTest(filepath.Join(root, "autoscale", "eval"), ".", goFlags, args, prog)
+	passed, tail, err := goTest(filepath.Join(root, "autoscale", "eval"), ".", goFlags, args, prog, c.stageTime("autoscale"))
 	if err != nil {
 		return nil, err
 	}
-	o.elapsed = time.Since(start)
-	for _, t := range o.tables {
-		data, err := os.ReadFile(absOr(t))
-		if err != nil {
-			return o, fmt.Errorf("the autoscaler scenarios wrote no %s; they printed:\n%s", t, strings.Join(o.tail, "\n"))
+	o := &autoscaleOutcome{}
+	o.view.Passed = passed
+	o.view.Note = "I/O scenarios in fake time (testing/synctest), each through a grid of fixed sizes (the best is the oracle) " +
+		"and four controllers: poolkit's, a port of Netflix's AIMD limiter, the Kubernetes HPA rule and Akka's resizer"
+	if c.full {
+		o.view.Note += "; CPU-bound scenarios in real time"
+	} else {
+		o.view.Note += "; the CPU-bound scenarios run in real time with -full"
+	}
+	o.view.About = existing(filepath.Join(root, "autoscale", "eval", "results", "README.md"))
+	for _, f := range files {
+		var r eval.Results
+		if err := readJSON(f, &r); err != nil {
+			return nil, fmt.Errorf("the autoscaler scenarios wrote no results (%v); they printed:\n%s", err, strings.Join(tail, "\n"))
 		}
-		fmt.Fprintf(stdout, "\n%s\n", data)
+		o.view.Groups = append(o.view.Groups, newScenarioGroup(r, f, plots, func(p string) bool { return existing(p) != "" }))
 	}
-	svgs, _ := filepath.Glob(filepath.Join(c.out, "autoscale", "*.svg"))
-	o.plots = sortScenarioFiles(svgs)
-	if !o.passed {
-		fmt.Fprintf(stdout, "The scenario tests failed; they printed:\n%s\n", strings.Join(o.tail, "\n"))
+	o.elapsed = time.Since(start)
+	o.view.Elapsed = o.elapsed.Round(time.Second).String()
+	if err := renderText(stdout, "autoscale", o.view); err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(stdout, "Tables: %s; plots: %s\n", strings.Join(o.tables, ", "), filepath.Join(c.out, "autoscale"))
+	if !passed {
+		fmt.Fprintf(stdout, "The scenario tests failed; they printed:\n%s\n", strings.Join(tail, "\n"))
+	}
 	return o, nil
 }
 
-func absOr(p string) string {
+// readJSON decodes the JSON file at path into v.
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// absPath is p made absolute, or p when it cannot be.
+func absPath(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		return a
 	}
 	return p
+}
+
+// existing is the absolute path of the file at p, or "" when there is
+// none.
+func existing(p string) string {
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return absPath(p)
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"errors"
-	"flag"
-	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,6 +18,7 @@ func TestParseArgs(t *testing.T) {
 		{nil, config{command: "report", rounds: 3, out: "poolkit-report"}},
 		{[]string{"-full"}, config{command: "report", full: true, rounds: 10, out: "poolkit-report"}},
 		{[]string{"bench", "-rounds", "2"}, config{command: "bench", rounds: 2, out: "poolkit-report"}},
+		{[]string{"-rounds=1"}, config{command: "report", rounds: 1, out: "poolkit-report"}},
 		{[]string{"-rounds=5", "spec", "-full"}, config{command: "spec", full: true, rounds: 5, out: "poolkit-report"}},
 		{[]string{"-workloads", "TinyTasks,Invoke", "-out", "x", "bench"},
 			config{command: "bench", rounds: 3, out: "x", workloads: []string{"TinyTasks", "Invoke"}}},
@@ -25,7 +26,7 @@ func TestParseArgs(t *testing.T) {
 			config{command: "autoscale", rounds: 3, out: "poolkit-report", maxprocs: "automaxprocs", plain: true}},
 		{[]string{"report", "-readme", "README.md"}, config{command: "report", rounds: 3, out: "poolkit-report", readme: "README.md"}},
 	} {
-		got, err := parseArgs(c.args, io.Discard)
+		got, err := parseArgs(c.args)
 		if err != nil {
 			t.Errorf("%q: %v", c.args, err)
 			continue
@@ -44,14 +45,21 @@ func TestParseArgsRejects(t *testing.T) {
 		{[]string{"benchmark"}, "unknown command"},
 		{[]string{"bench", "spec"}, "unexpected arguments"},
 		{[]string{"-rounds", "-1"}, "want at least 1"},
+		// Only the absence of -rounds means the default.
+		{[]string{"-rounds", "0"}, "want at least 1"},
+		{[]string{"-rounds", "two"}, "whole number"},
+		{[]string{"-rounds="}, "whole number"},
 		{[]string{"-maxprocs", "4"}, "automaxprocs"},
 		{[]string{"-out", ""}, "folder"},
 		{[]string{"bench", "-readme", "README.md"}, "applies to report"},
 		{[]string{"-nosuch"}, "not defined"},
-		{[]string{"-rounds", "two"}, "invalid value"},
+		{[]string{"-workloads", "nonsense"}, `no workload "nonsense" (the workloads are TinyTasks, IOLike`},
+		{[]string{"-workloads", "TinyTasks,"}, `no workload ""`},
+		{[]string{"-workloads", "Invoke,Invoke", "bench"}, "named twice"},
+		{[]string{"-actors", "("}, "-actors"},
+		{[]string{"-actors", "^Nonsense$", "actors"}, "matches no actor workload"},
 	} {
-		var stderr strings.Builder
-		_, err := parseArgs(c.args, &stderr)
+		_, err := parseArgs(c.args)
 		if err == nil {
 			t.Errorf("%q accepted", c.args)
 			continue
@@ -62,40 +70,88 @@ func TestParseArgsRejects(t *testing.T) {
 	}
 }
 
+// TestHelp: "poolkit help", -h and -help print the usage on stdout and
+// exit 0.
 func TestHelp(t *testing.T) {
-	var stderr strings.Builder
-	_, err := parseArgs([]string{"-h"}, &stderr)
-	if !errors.Is(err, flag.ErrHelp) {
-		t.Fatalf("-h: %v", err)
-	}
-	for _, want := range []string{"report", "bench", "spec", "autoscale", "-full", "-maxprocs", "about 2 minutes"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("usage does not mention %q", want)
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"bench", "-h"}} {
+		var stdout, stderr strings.Builder
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("%q exited %d: %s", args, code, stderr.String())
 		}
-	}
-	var stdout strings.Builder
-	stderr.Reset()
-	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 {
-		t.Errorf("run -h exited %d", code)
-	}
-	if code := run([]string{"nosuch"}, &stdout, &stderr); code != 2 {
-		t.Errorf("run with a bad command exited %d, want 2", code)
+		quick, _ := parseArgs(nil)
+		for _, want := range []string{"report", "bench", "spec", "autoscale", "help", "-full", "-maxprocs", "-workloads",
+			"about " + minutes(quick.estimate())} {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("%q: the usage does not mention %q:\n%s", args, want, stdout.String())
+			}
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("%q wrote to stderr: %s", args, stderr.String())
+		}
 	}
 }
 
-// TestEstimate: the quick report says it takes about 2 minutes, the full
-// one about 20, and fewer rounds or workloads take less.
-func TestEstimate(t *testing.T) {
-	quick, _ := parseArgs(nil, io.Discard)
-	full, _ := parseArgs([]string{"-full"}, io.Discard)
-	small, _ := parseArgs([]string{"-rounds", "1", "-workloads", "TinyTasks"}, io.Discard)
-	if got := minutes(quick.estimate()); got != "2 minutes" {
-		t.Errorf("quick report: %s", got)
+// TestBadCommandLine: a bad command line exits 2, says what is wrong once,
+// and creates nothing: no report folder, even for a mistake that only the
+// file system shows.
+func TestBadCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report")
+	noSection := filepath.Join(dir, "README.md")
+	if err := os.WriteFile(noSection, []byte("# no results section\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if got := full.estimate(); got < 20*time.Minute || got > 30*time.Minute {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-nonsense"}, "flag provided but not defined: -nonsense"},
+		{[]string{"nonsense"}, `unknown command "nonsense"`},
+		{[]string{"bench", "-workloads", "nonsense"}, "the workloads are TinyTasks, IOLike"},
+		{[]string{"-workloads", "nonsense"}, "the workloads are TinyTasks, IOLike"},
+		{[]string{"-rounds", "0"}, "-rounds 0: want at least 1"},
+		{[]string{"-actors", "(", "actors"}, "-actors"},
+		{[]string{"-readme", noSection}, "no results section"},
+		{[]string{"-readme", filepath.Join(dir, "missing.md")}, "-readme"},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(append([]string{"-plain", "-out", out}, c.args...), &stdout, &stderr)
+		if code != 2 {
+			t.Errorf("%q exited %d, want 2", c.args, code)
+		}
+		if n := strings.Count(stderr.String(), c.want); n != 1 {
+			t.Errorf("%q: stderr says %q %d times, want once:\n%s", c.args, c.want, n, stderr.String())
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("%q: ran something:\n%s", c.args, stdout.String())
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%q created %s (%v)", c.args, out, err)
+		}
+	}
+}
+
+// TestEstimate: the quick report says it takes a few minutes, the full
+// one about half an hour, and fewer rounds or workloads take less.
+func TestEstimate(t *testing.T) {
+	quick, _ := parseArgs(nil)
+	full, _ := parseArgs([]string{"-full"})
+	small, _ := parseArgs([]string{"-rounds", "1", "-workloads", "TinyTasks"})
+	if got := quick.estimate(); got < 2*time.Minute || got > 5*time.Minute {
+		t.Errorf("quick report: %v", got)
+	}
+	if got := full.estimate(); got < 20*time.Minute || got > 40*time.Minute {
 		t.Errorf("full report: %v", got)
 	}
 	if small.estimate() >= quick.estimate() {
 		t.Errorf("one round of one workload (%v) is not shorter than the quick report (%v)", small.estimate(), quick.estimate())
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 rounds", 1: "1 round", 3: "3 rounds"} {
+		if got := plural(n, "round"); got != want {
+			t.Errorf("plural(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -50,10 +50,12 @@ type testEvent struct {
 }
 
 // goTest runs `go test -json` on one package of the source tree at root,
-// with goFlags before the package and testArgs after -args, and reports
-// every finished subtest to prog. It returns whether the tests passed and
-// the last lines they printed (for a report of what went wrong).
-func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed bool, tail []string, err error) {
+// with goFlags before the package and testArgs after -args. The suites
+// report no share of their work done, so the progress is the time since
+// the tests started (after the build) against expected, with the test
+// running now. It returns whether the tests passed and the last lines
+// they printed (for a report of what went wrong).
+func goTest(root, pkg string, goFlags, testArgs []string, prog progress, expected time.Duration) (passed bool, tail []string, err error) {
 	args := append([]string{"test", "-json", "-count=1"}, goFlags...)
 	args = append(args, pkg)
 	if len(testArgs) > 0 {
@@ -70,22 +72,18 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed
 	if err := cmd.Start(); err != nil {
 		return false, nil, err
 	}
-	// A test may run for minutes without finishing a subtest (the CPU-bound
-	// scenarios do): a ticker keeps the progress line alive meanwhile.
+	// A test may run for minutes without a word (the CPU-bound scenarios
+	// do): a ticker keeps the progress alive meanwhile.
 	var (
-		mu   sync.Mutex
-		done int
-		last = "building " + pkg
+		mu      sync.Mutex
+		started bool
+		last    = "building " + filepath.Base(root)
 	)
-	step := func(finished int, what string) {
+	show := func() {
 		mu.Lock()
-		done += finished
-		if what != "" {
-			last = what
-		}
-		d, l := done, last
+		l := last
 		mu.Unlock()
-		prog.Step(d, -1, l)
+		prog.Update(-1, expected, l)
 	}
 	stopTicker := make(chan struct{})
 	tickerDone := make(chan struct{})
@@ -98,11 +96,11 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed
 			case <-stopTicker:
 				return
 			case <-tick.C:
-				step(0, "")
+				show()
 			}
 		}
 	}()
-	step(0, "")
+	show()
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -114,17 +112,22 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress) (passed
 		switch ev.Action {
 		case "output":
 			tail = keepTail(tail, strings.TrimRight(ev.Output, "\n"))
-		case "run":
-			step(0, ev.Test)
-		case "pass", "fail", "skip":
-			if strings.Contains(ev.Test, "/") {
-				step(1, ev.Test)
+		case "start", "run":
+			mu.Lock()
+			if !started {
+				started = true
+				prog.Restart()
 			}
+			if ev.Test != "" {
+				last = ev.Test
+			}
+			mu.Unlock()
 		}
 	}
 	err = cmd.Wait()
 	close(stopTicker)
 	<-tickerDone
+	prog.Update(expected, expected, "")
 	prog.Finish()
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if line != "" {

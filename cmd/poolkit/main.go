@@ -2,14 +2,14 @@
 // instead, on the machine it runs on, and writes what it found as tables
 // and an HTML report with SVG plots.
 //
-// With no arguments it runs a quick report (about two minutes on two
-// cores): the comparative benchmarks, the conformance matrix and the
-// autoscaler scenarios. `poolkit -h` lists the commands and flags.
+// With no arguments it runs a quick report (a few minutes on two
+// cores): the comparative benchmarks, the actor benchmarks, the
+// conformance matrix and the autoscaler scenarios. `poolkit help` lists
+// the commands and flags.
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,19 +22,34 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run is the whole program. It returns the exit code: 0 when every stage
-// ran, 1 when one could not (its error is also in the report), 2 for a bad
-// command line. A suite that ran but found results other than the
-// recorded ones (a pool that changed behaviour) is shown in the tables and
-// the report, not turned into an exit code: that is the suites' own job.
+// run is the whole program. It returns the exit status: 2 for a bad
+// command line, found before anything runs or is written; 1 when a stage
+// could not run or one of poolkit's own benchmark runs failed (the error
+// is also in the report); else 0. A peer library's run stopped by a check
+// of its workload is a finding about that library, shown with its reason
+// in the tables and the report, and leaves the status at 0. So do the
+// conformance and scenario suites when they find results other than the
+// recorded ones (a pool that changed behaviour): the tables show it, and
+// failing on it is the suites' own job.
 func run(args []string, stdout, stderr io.Writer) int {
-	c, err := parseArgs(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
+	c, err := parseArgs(args)
+	if errors.Is(err, errHelp) {
+		writeUsage(stdout)
 		return 0
 	}
+	if err == nil {
+		err = checkFiles(c)
+	}
 	if err != nil {
-		fmt.Fprintln(stderr, "poolkit:", err)
+		fmt.Fprintf(stderr, "poolkit: %v\nRun 'poolkit help' for usage.\n", err)
 		return 2
+	}
+	var root string
+	if c.needsSource() {
+		if root, err = moduleRoot(); err != nil {
+			fmt.Fprintf(stderr, "poolkit: %v (poolkit bench runs without it)\n", err)
+			return 1
+		}
 	}
 	if c.maxprocs == "automaxprocs" {
 		// The application may set process-wide state; the libraries never
@@ -51,13 +66,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "poolkit:", err)
 		return 1
 	}
-	what := map[string]string{
-		"report":    "benchmarks (pools and actors), conformance matrix and autoscaler scenarios",
-		"bench":     "comparative benchmarks",
-		"actors":    "actor benchmarks",
-		"spec":      "conformance matrix",
-		"autoscale": "autoscaler scenarios",
-	}[c.command]
 	mode := "quick"
 	if c.full {
 		mode = "full"
@@ -65,64 +73,76 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "poolkit %s (%s): takes about %s on a 2-core machine once built; results go to %s/\n",
 		c.command, mode, minutes(c.estimate()), c.out)
 	if !c.full && c.command == "report" {
-		fmt.Fprintln(stdout, "Runs "+what+"; -full runs longer for steadier figures and adds the CPU-bound autoscaler scenarios.")
+		fmt.Fprintln(stdout, "Runs the benchmarks (pools and actors), the conformance matrix and the autoscaler scenarios; "+
+			"-full runs longer for steadier figures and adds the CPU-bound autoscaler scenarios.")
 	}
 
 	start := time.Now()
 	var o outcomes
-	var root string
-	if c.command != "bench" {
-		if root, err = moduleRoot(); err != nil {
-			if c.command != "report" {
-				fmt.Fprintln(stderr, "poolkit:", err)
-				return 1
-			}
-			o.errs = append(o.errs, err.Error())
-		}
-	}
 	fail := func(stage string, err error) {
 		msg := fmt.Sprintf("%s: %v", stage, err)
 		fmt.Fprintln(stderr, "poolkit:", msg)
 		o.errs = append(o.errs, msg)
 	}
-	if c.command == "bench" || c.command == "report" {
-		if o.bench, err = runBench(c, stdout); err != nil {
-			fail("bench", err)
-		}
-	}
-	if root != "" && (c.command == "actors" || c.command == "report") && len(actorRuns(c)) > 0 {
-		if o.actors, err = runActors(c, root, stdout); err != nil {
-			fail("actors", err)
-		}
-	}
-	if root != "" && (c.command == "spec" || c.command == "report") {
-		if o.spec, err = runSpec(c, root, stdout); err != nil {
-			fail("spec", err)
-		}
-	}
-	if root != "" && (c.command == "autoscale" || c.command == "report") {
-		if o.autoscale, err = runAutoscale(c, root, stdout); err != nil {
-			fail("autoscale", err)
+	for _, stage := range c.stages() {
+		switch stage {
+		case "bench":
+			if o.bench, err = runBench(c, stdout); err != nil {
+				fail("bench", err)
+			}
+			if o.bench != nil {
+				for _, p := range o.bench.view.Failures {
+					fail("bench", fmt.Errorf("%s/%s (%s): %s", p.Workload, p.Impl, p.RoundList(), p.Reason))
+				}
+			}
+		case "actors":
+			if o.actors, err = runActors(c, root, stdout); err != nil {
+				fail("actors", err)
+			}
+		case "spec":
+			if o.spec, err = runSpec(c, root, stdout); err != nil {
+				fail("spec", err)
+			}
+		case "autoscale":
+			if o.autoscale, err = runAutoscale(c, root, stdout); err != nil {
+				fail("autoscale", err)
+			}
 		}
 	}
 	o.elapsed = time.Since(start)
 	if c.command == "report" {
-		path, err := writeReport(c, o)
+		path, err := writeReport(c, root, o)
 		if err != nil {
 			fail("report", err)
 		} else {
 			fmt.Fprintf(stdout, "\nReport: %s (%s)\n", path, o.elapsed.Round(time.Second))
 		}
 		if c.readme != "" {
-			if err := updateReadme(c, o); err != nil {
+			if err := updateReadme(c, root, o); err != nil {
 				fail("readme", err)
 			}
 		}
 	}
-	if len(o.errs) > 0 {
+	return exitStatus(o)
+}
+
+// exitStatus is 1 when a stage could not run or one of poolkit's own
+// benchmark runs failed, else 0.
+func exitStatus(o outcomes) int {
+	if len(o.errs) > 0 || (o.bench != nil && len(o.bench.view.Failures) > 0) {
 		return 1
 	}
 	return 0
+}
+
+// outcomes is everything a report shows; a nil outcome's error is in errs.
+type outcomes struct {
+	bench     *benchOutcome
+	actors    *actorsOutcome
+	spec      *specOutcome
+	autoscale *autoscaleOutcome
+	errs      []string
+	elapsed   time.Duration
 }
 
 // minutes says roughly how long d is, for people.

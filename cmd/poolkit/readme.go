@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
+	"text/template"
 )
 
 const (
@@ -14,11 +14,29 @@ const (
 	readmeEnd   = "<!-- results: end -->"
 )
 
+//go:embed readme.md.tmpl
+var readmeTemplate string
+
+// readmeSection renders the README's results section; its links are
+// relative to the README's folder, set per run with the "href" function.
+var readmeSection = template.Must(template.New("readme").Funcs(template.FuncMap{
+	"href":         func(p string) string { return p },
+	"overviewNote": func() string { return overviewNote },
+}).Parse(readmeTemplate))
+
+// readmeData is what the README section shows: the report's data and how
+// the run was asked for.
+type readmeData struct {
+	reportData
+	Out, Readme string
+}
+
 // updateReadme replaces the text between the results markers of the
 // README at c.readme with this run's summary: the machine, the overview
-// table, the tiny-tasks chart, the conformance failure counts and the
-// autoscaler's verdicts. The README must already have both markers.
-func updateReadme(c config, o outcomes) error {
+// table, the first workload's chart, the actor table, the conformance
+// failure counts and the autoscaler's verdicts. checkFiles has made sure
+// the README has both markers.
+func updateReadme(c config, root string, o outcomes) error {
 	old, err := os.ReadFile(c.readme)
 	if err != nil {
 		return err
@@ -28,58 +46,17 @@ func updateReadme(c config, o outcomes) error {
 	if i < 0 || j < i {
 		return fmt.Errorf("%s: no results section; add the lines %q and %q where it goes", c.readme, readmeBegin, readmeEnd)
 	}
-	rel := func(p string) string {
-		r, err := filepath.Rel(filepath.Dir(c.readme), p)
-		if err != nil {
-			return p
-		}
-		return filepath.ToSlash(r)
+	dir := filepath.Dir(absPath(c.readme))
+	t, err := readmeSection.Clone()
+	if err != nil {
+		return err
 	}
-	var b strings.Builder
-	b.WriteString(readmeBegin + "\n\n")
-	mode := "quick run"
-	if c.full {
-		mode = "full run"
+	t.Funcs(template.FuncMap{"href": func(p string) string { return relFrom(dir, p) }})
+	var b bytes.Buffer
+	d := readmeData{reportData: newReportData(c, o), Out: filepath.ToSlash(c.out), Readme: filepath.ToSlash(c.readme)}
+	if err := t.Execute(&b, d); err != nil {
+		return err
 	}
-	fmt.Fprintf(&b, "Measured by `%s -out %s -readme %s` (%s, %s), %s.",
-		commandLine(c), filepath.ToSlash(c.out), filepath.ToSlash(c.readme), mode, o.elapsed.Round(time.Second), time.Now().UTC().Format(time.DateOnly))
-	fmt.Fprintf(&b, " The whole report, with every table and plot: [%s](%s).\n\n", rel(filepath.Join(c.out, "index.html")), rel(filepath.Join(c.out, "index.html")))
-	if bo := o.bench; bo != nil {
-		fmt.Fprintf(&b, "Machine: %s. Time per op relative to poolkit, medians of %d interleaved rounds (lower is faster):\n\n",
-			bo.results.Machine, c.rounds)
-		b.WriteString(overviewMarkdown(bo.results) + "\n")
-		if len(bo.charts) > 0 {
-			fmt.Fprintf(&b, "![%s](%s)\n\n", bo.results.Workloads[0].Name, rel(bo.charts[0]))
-		}
-	}
-	if ao := o.actors; ao != nil {
-		fmt.Fprintf(&b, "Actors, medians of %d rounds (in brackets poolkit's advantage, above 1 when poolkit did better; raw results in %s):\n\n",
-			ao.results.Rounds, rel(ao.raw))
-		b.WriteString(ao.results.markdown() + "\n")
-	}
-	if so := o.spec; so != nil {
-		if md, err := os.ReadFile(so.matrix); err == nil {
-			for _, line := range strings.Split(string(md), "\n") {
-				if strings.HasPrefix(line, "Failing clauses") {
-					fmt.Fprintf(&b, "Conformance (%s): %s\n\n", rel(so.matrix), line)
-				}
-			}
-		}
-	}
-	if ao := o.autoscale; ao != nil {
-		for _, t := range ao.tables {
-			md, err := os.ReadFile(t)
-			if err != nil {
-				continue
-			}
-			for _, line := range strings.Split(string(md), "\n") {
-				if strings.HasPrefix(line, "poolkit beats every baseline") {
-					fmt.Fprintf(&b, "Autoscaler (%s): %s\n\n", rel(t), line)
-				}
-			}
-		}
-	}
-	b.WriteString(readmeEnd)
-	out := append(append(append([]byte{}, old[:i]...), b.String()...), old[j+len(readmeEnd):]...)
+	out := append(append(append(old[:i:i], readmeBegin...), b.Bytes()...), old[j:]...)
 	return os.WriteFile(c.readme, out, 0o644)
 }

@@ -1,0 +1,372 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/poolkit/poolkit/autoscale/eval"
+	"github.com/poolkit/poolkit/bench"
+	spectest "github.com/poolkit/poolkit/spec_test"
+)
+
+// The stages' results as the tables show them. Every rendering (the
+// terminal's text, the HTML report, the README section) is a template
+// over these views. Paths in them are absolute; each rendering makes them
+// relative to where it is read from.
+
+// table is rows of cells under a header.
+type table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// without is t without its column i.
+func (t table) without(i int) table {
+	out := table{Header: slices.Delete(slices.Clone(t.Header), i, i+1)}
+	for _, r := range t.Rows {
+		out.Rows = append(out.Rows, slices.Delete(slices.Clone(r), i, i+1))
+	}
+	return out
+}
+
+// benchView is what the bench stage measured.
+type benchView struct {
+	Machine string
+	// Rounds says how many rounds the medians are of, Note what the
+	// figures are.
+	Rounds, Note string
+	Raw          string // benchstat-format file
+	Overview     table
+	Workloads    []workloadView
+	// Findings are peer libraries' runs stopped by a check of the
+	// workload, Failures poolkit's runs stopped by one and runs that failed
+	// without saying why.
+	Findings, Failures []problemView
+}
+
+// workloadView is one workload's table and chart.
+type workloadView struct {
+	Name, About string
+	Table       table
+	Chart       string
+	// Bars are what the chart draws, a contender each.
+	Bars []bar
+}
+
+// bar is a contender in a workload's chart: its ratio to poolkit with the
+// interval (Lo, Hi 0 when there is none), its median time, and its
+// problem when it has no ratio.
+type bar struct {
+	Impl            string
+	Ratio, Lo, Hi   float64
+	Time, NoRatioAs string
+}
+
+// problemView is the reason the workload gave for stopping one
+// contender's runs, with the rounds it did.
+type problemView struct {
+	Workload, Impl, Reason string
+	Rounds                 []int
+}
+
+// RoundList says which rounds, for people.
+func (p problemView) RoundList() string {
+	s := make([]string, len(p.Rounds))
+	for i, r := range p.Rounds {
+		s[i] = fmt.Sprint(r)
+	}
+	if len(s) == 1 {
+		return "round " + s[0]
+	}
+	return "rounds " + strings.Join(s, ", ")
+}
+
+// newBenchView lays out the comparison's results.
+func newBenchView(res *bench.Results, raw string, charts []string) benchView {
+	v := benchView{Machine: res.Machine.String(), Raw: raw}
+	heavy := ""
+	for _, w := range res.Workloads {
+		if w.Heavy && res.HeavyRounds != res.Rounds {
+			heavy = fmt.Sprintf(" (%s: %s)", w.Name, plural(res.HeavyRounds, "round"))
+		}
+	}
+	v.Rounds = fmt.Sprintf("Medians of %s%s", plural(res.Rounds, "round"), heavy)
+	v.Note = fmt.Sprintf("%s. \"vs poolkit\" is the ratio of the median time per op to poolkit's, the times "+
+		"shown; its 95%% interval (from golang.org/x/perf/benchmath: each median's distribution-free interval at 97.5%%) "+
+		"needs at least %s", v.Rounds, plural(intervalRounds(), "round"))
+	sums := res.Summaries()
+	ref := map[string]estimate{}
+	for _, s := range sums {
+		if s.Impl == "poolkit" {
+			ref[s.Workload] = medianOf(s.Samples)
+		}
+	}
+	for i, w := range res.Workloads {
+		cols := res.Columns(w.Name)
+		wv := workloadView{Name: w.Name, About: w.About,
+			Table: table{Header: append([]string{"impl", "time/op", "vs poolkit", "95% interval", "allocs/op", "B/op"}, cols...)}}
+		if i < len(charts) {
+			wv.Chart = charts[i]
+		}
+		for _, s := range sums {
+			if s.Workload != w.Name {
+				continue
+			}
+			row := make([]string, 6+len(cols))
+			row[0] = s.Impl
+			b := bar{Impl: s.Impl}
+			switch {
+			case s.Runs == s.Failed && s.Findings == s.Failed:
+				row[1], b.NoRatioAs = "finding", "finding"
+			case s.Runs == s.Failed:
+				row[1], b.NoRatioAs = "failed", "failed"
+			default:
+				row[1], row[2], b.Time = bench.Duration(s.NsPerOp), "-", bench.Duration(s.NsPerOp)
+				if s.Failed > 0 {
+					row[1] += fmt.Sprintf(" (%d of %d rounds stopped)", s.Failed, s.Runs)
+				}
+				if s.Ratio > 0 {
+					row[2], b.Ratio = fmt.Sprintf("%.2fx", s.Ratio), s.Ratio
+					if r := ratioOf(medianOf(s.Samples), ref[w.Name]); r.finite() && s.Impl != "poolkit" {
+						row[3], b.Lo, b.Hi = fmt.Sprintf("%.2f–%.2f", r.Lo, r.Hi), r.Lo, r.Hi
+					}
+				} else {
+					b.NoRatioAs = "no ratio"
+				}
+				row[4], row[5] = fmt.Sprintf("%.0f", s.AllocsPerOp), bench.Bytes(s.BytesPerOp)
+				for j, m := range cols {
+					if x, ok := s.Metrics[m]; ok {
+						row[6+j] = bench.Metric(m, x)
+					}
+				}
+			}
+			wv.Table.Rows = append(wv.Table.Rows, row)
+			wv.Bars = append(wv.Bars, b)
+		}
+		if !slices.ContainsFunc(wv.Bars, func(b bar) bool { return b.Hi > 0 }) {
+			wv.Table = wv.Table.without(3) // too few rounds for any interval
+		}
+		v.Workloads = append(v.Workloads, wv)
+	}
+	v.Findings = problems(res.Findings())
+	v.Failures = problems(res.Failures())
+	v.Overview = overview(res, sums)
+	return v
+}
+
+// problems groups stopped runs by workload, contender and reason.
+func problems(runs []bench.Run) []problemView {
+	var out []problemView
+	for _, r := range runs {
+		reason := r.Problem
+		if reason == "" {
+			reason = "the run failed without recording why"
+		}
+		i := slices.IndexFunc(out, func(p problemView) bool {
+			return p.Workload == r.Workload && p.Impl == r.Impl && p.Reason == reason
+		})
+		if i < 0 {
+			out = append(out, problemView{Workload: r.Workload, Impl: r.Impl, Reason: reason})
+			i = len(out) - 1
+		}
+		out[i].Rounds = append(out[i].Rounds, r.Round+1)
+	}
+	return out
+}
+
+// overview is the one-glance table: a row per contender, a column per
+// workload, each cell its ratio to poolkit.
+func overview(res *bench.Results, sums []bench.Summary) table {
+	t := table{Header: []string{"impl"}}
+	var impls []string
+	cell := map[[2]string]string{}
+	for _, w := range res.Workloads {
+		t.Header = append(t.Header, w.Name)
+	}
+	for _, s := range sums {
+		if !slices.Contains(impls, s.Impl) {
+			impls = append(impls, s.Impl)
+		}
+		v := "-"
+		switch {
+		case s.Ratio > 0:
+			v = fmt.Sprintf("%.2fx", s.Ratio)
+		case s.Runs == s.Failed && s.Findings == s.Failed:
+			v = "finding"
+		case s.Runs == s.Failed:
+			v = "failed"
+		}
+		cell[[2]string{s.Impl, s.Workload}] = v
+	}
+	order := bench.Contenders()
+	rank := func(impl string) int {
+		if i := slices.Index(order, impl); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(impls, func(a, b string) int { return rank(a) - rank(b) })
+	for _, impl := range impls {
+		row := []string{impl}
+		for _, w := range res.Workloads {
+			v, ok := cell[[2]string{impl, w.Name}]
+			if !ok {
+				v = "n.a."
+			}
+			row = append(row, v)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// overviewNote says what the overview's cells are.
+const overviewNote = "Time per op relative to poolkit: the ratio of the medians (lower is faster); n.a.: the pool has no such entry point; " +
+	"finding: a check of the workload stopped every run of that pool (the reason is below its workload's table); " +
+	"failed: every run failed"
+
+// specView is what the conformance suite found.
+type specView struct {
+	Elapsed string
+	// Passed: the suite agreed with the recorded divergences.
+	Passed  bool
+	Matrix  table
+	Clauses int
+	Failing []failing
+	Legend  []spectest.Legend
+	Notes   []implNotes
+	// JSON is the suite's report as it wrote it; Spec and MatrixMD are the
+	// repository's SPEC.md and MATRIX.md ("" when not found).
+	JSON, Spec, MatrixMD string
+}
+
+// failing is how many clauses one implementation fails.
+type failing struct {
+	Impl string
+	N    int
+}
+
+// implNotes are one implementation's failures and remarks.
+type implNotes struct {
+	Impl  string
+	Notes []clauseNote
+}
+
+// clauseNote is the note on one clause's cell, and how to reproduce a
+// failure.
+type clauseNote struct {
+	ID, Mark, Note, Repro string
+}
+
+// FailingLine lists the failure counts: "poolkit 0, ants 13 (of 48)".
+func (v specView) FailingLine() string {
+	var s []string
+	for _, f := range v.Failing {
+		s = append(s, fmt.Sprintf("%s %d", f.Impl, f.N))
+	}
+	return fmt.Sprintf("%s (of %d)", strings.Join(s, ", "), v.Clauses)
+}
+
+// newSpecView lays out the conformance suite's report.
+func newSpecView(r spectest.Report) specView {
+	v := specView{Clauses: len(r.Clauses), Legend: spectest.Marks, Matrix: table{Header: []string{"clause", "level"}}}
+	byClause := map[string]map[string]spectest.Result{}
+	for _, ir := range r.Implementations {
+		v.Matrix.Header = append(v.Matrix.Header, ir.Name)
+		v.Failing = append(v.Failing, failing{ir.Name, r.Failing(ir.Name)})
+		notes := implNotes{Impl: ir.Name}
+		for _, res := range ir.Results {
+			if byClause[res.Clause] == nil {
+				byClause[res.Clause] = map[string]spectest.Result{}
+			}
+			byClause[res.Clause][ir.Name] = res
+		}
+		for _, c := range r.Clauses {
+			res, ok := byClause[c.ID][ir.Name]
+			if !ok || res.Note == "" || res.Status == spectest.NA {
+				continue
+			}
+			n := clauseNote{ID: c.ID, Mark: res.Mark(), Note: res.Note}
+			if res.Status == spectest.Fail || res.Status == spectest.XFail {
+				n.Repro = fmt.Sprintf("go test ./compat -run '^TestConformance$/^%s$/^%s-' -v", ir.Name, c.ID)
+			}
+			notes.Notes = append(notes.Notes, n)
+		}
+		if len(notes.Notes) > 0 {
+			v.Notes = append(v.Notes, notes)
+		}
+	}
+	for _, c := range r.Clauses {
+		row := []string{c.ID + " " + c.Slug, c.Level}
+		for _, ir := range r.Implementations {
+			mark := ""
+			if res, ok := byClause[c.ID][ir.Name]; ok {
+				mark = res.Mark()
+			}
+			row = append(row, mark)
+		}
+		v.Matrix.Rows = append(v.Matrix.Rows, row)
+	}
+	return v
+}
+
+// autoscaleView is what the autoscaler scenarios found.
+type autoscaleView struct {
+	Note, Elapsed string
+	Passed        bool
+	Groups        []scenarioGroup
+	// About is the repository's description of the scenarios and the
+	// columns ("" when not found).
+	About string
+}
+
+// scenarioGroup is one kind of scenarios (I/O, CPU) as one run found them.
+type scenarioGroup struct {
+	Label, Time string
+	Scenarios   []scenarioView
+	Wins        int
+	// JSON is the results as the tests wrote them.
+	JSON string
+}
+
+// scenarioView is one scenario's table and plot.
+type scenarioView struct {
+	Name  string
+	Table table
+	Plot  string // "" when none was drawn
+}
+
+// Verdict says how often poolkit beat every baseline.
+func (g scenarioGroup) Verdict() string {
+	return fmt.Sprintf("poolkit beats every baseline on worker-seconds at equal p99 wait in %d of %d %s scenarios.",
+		g.Wins, len(g.Scenarios), g.Label)
+}
+
+// newScenarioGroup lays out one results file; plots is the folder of the
+// plots.
+func newScenarioGroup(r eval.Results, json, plots string, exists func(string) bool) scenarioGroup {
+	g := scenarioGroup{Label: r.Label(), Wins: r.Wins(), JSON: json}
+	g.Time = "fake time (testing/synctest)"
+	if r.Kind != "io" {
+		g.Time = fmt.Sprintf("real time, GOMAXPROCS=%d, %s", r.GOMAXPROCS, r.Date)
+	}
+	for _, s := range r.Scenarios {
+		t := s.Table()
+		sv := scenarioView{Name: s.Name, Table: table{Header: t.Header, Rows: t.Rows}}
+		if p := filepath.Join(plots, s.Plot); exists(p) {
+			sv.Plot = p
+		}
+		g.Scenarios = append(g.Scenarios, sv)
+	}
+	return g
+}
+
+// plural says n things: "1 round", "3 rounds".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
