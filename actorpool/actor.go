@@ -51,9 +51,10 @@ type actor struct {
 	restarts  []time.Time
 	ctx       Context
 
-	router   *Router     // set on a router's own actor: what is told to it is routed
-	owner    *Router     // set on a router's worker
-	retiring atomic.Bool // the router removed this worker: its queue goes back to the router
+	router   *Router        // set on a router's own actor: what is told to it is routed
+	owner    *Router        // set on a router's worker
+	retiring atomic.Bool    // the router removed this worker: its queue goes back to the router
+	tm       *workerTimings // a router worker's timings, from its first timed message; touched only by its turns (A2)
 
 	// next is the turn's local slot: an actor this turn woke by a send
 	// from its handler, run by the same worker right after this turn
@@ -126,6 +127,7 @@ func (a *actor) turn() (next *actor) {
 		if handled >= a.sys.budget {
 			if a.mb.pending(true) {
 				next = a.release()
+				a.untimed() // the next turn's first message waits in the engine's queue meanwhile
 				a.state.Store(stateScheduled)
 				hook(hkYield)
 				a.sys.schedule(a)
@@ -133,7 +135,7 @@ func (a *actor) turn() (next *actor) {
 			}
 			handled = 0 // budget spent on an empty mailbox: go idle, not round again
 		}
-		k, e, ok := a.mb.take(!a.suspended)
+		k, e, at, ok := a.mb.take(!a.suspended)
 		if !ok {
 			next = a.release()
 			if !a.idle() {
@@ -148,7 +150,7 @@ func (a *actor) turn() (next *actor) {
 			}
 			continue
 		}
-		if a.handle(e) {
+		if a.handle(e, at) {
 			return a.release() // stopped
 		}
 		handled++
@@ -189,6 +191,7 @@ func (a *actor) system(k sysKind) bool {
 // begin makes a fresh behaviour and runs its PreStart; it reports whether
 // the actor lives on (on failure it has stopped).
 func (a *actor) begin() bool {
+	a.untimed()
 	beh, ok := a.safeProduce()
 	if !ok {
 		a.stop()
@@ -245,9 +248,16 @@ func (a *actor) postStop() {
 	s.PostStop(&a.ctx)
 }
 
-// handle delivers one user message; it reports whether the actor stopped.
-func (a *actor) handle(e envelope) bool {
-	if !a.deliver(e) {
+// handle delivers one user message, with its router's stamp at (0: none;
+// timings.go); it reports whether the actor stopped.
+func (a *actor) handle(e envelope, at int64) bool {
+	var panicked bool
+	if at == 0 && a.tm == nil {
+		panicked = a.deliver(e)
+	} else {
+		panicked = a.deliverTimed(e, at)
+	}
+	if !panicked {
 		return false
 	}
 	// The handler panicked.
@@ -287,16 +297,22 @@ func (a *actor) handle(e envelope) bool {
 // deferred call then answers the Ask, if any, and hands the actor back to
 // the engine, still owned (state scheduled), so that its next message runs
 // in a new turn with the same behaviour, as after a Resume.
+//
+// A timed message (deliverTimed) whose handler panics or exits has its
+// service recorded here, first: before the panic is reported, and before
+// the actor is handed back.
 func (a *actor) deliver(e envelope) (panicked bool) {
 	returned := false
 	defer func() {
 		r := recover()
 		if r != nil {
+			a.timedAbort()
 			a.sys.panicked(r)
 			panicked = true
 			return
 		}
 		if !returned {
+			a.timedAbort()
 			a.sys.panicked(errGoexit)
 			if e.reply != nil {
 				e.reply.answer(nil, ErrPanicked)
@@ -324,17 +340,24 @@ var errGoexit = errors.New("actorpool: handler called runtime.Goexit")
 // again), and then PostStop runs, so that by then every message is
 // accounted for.
 func (a *actor) stop() {
-	left := a.mb.close()
+	left, ats := a.mb.close()
 	hook(hkStop)
 	back := len(left) > 0 && a.owner != nil && (a.retiring.Load() || a.owner.takesBack())
-	for _, e := range left {
+	for i, e := range left {
 		if back {
-			a.owner.reroute(a, e)
+			var at int64
+			if ats != nil {
+				at = ats[i]
+			}
+			a.owner.reroute(a, e, at)
 			continue
 		}
 		a.sys.deadLetter(a, e, ErrStopped)
 	}
 	a.postStop()
+	if a.tm != nil {
+		a.owner.foldTimings(a.tm)
+	}
 	a.state.Store(stateDead)
 	a.sys.stopped(a)
 }

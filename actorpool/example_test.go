@@ -56,6 +56,37 @@ func ExampleNewRouter() {
 	// Output: true true true true true true 2
 }
 
+func ExampleRouter_Timings() {
+	sys, _ := actorpool.New()
+
+	// Two workers; the router times what it forwards from the start.
+	r, _ := actorpool.NewRouter(sys, 2, func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
+	}, actorpool.WithRouterTimings())
+	for i := range 6 {
+		_ = r.Ref().Tell(i)
+	}
+	r.SetTimings(false) // what was accepted until now is still timed
+	for i := range 3 {
+		_ = r.Ref().Tell(i)
+	}
+	for range r.Cap() { // one Ask per worker: each has handled what it was told
+		_, _ = r.Ref().Ask(context.Background(), "sync")
+	}
+	_ = r.Ref().Tell(actorpool.Priority{Msg: "not forwarded, not timed"})
+
+	// Once the workers have stopped, every timed message is in the totals.
+	_ = sys.Shutdown(context.Background())
+	t := r.Timings()
+	fmt.Println("forwarded:", r.Stats().Forwarded)
+	fmt.Println("timed:", t.Wait.Count, t.Service.Count)
+	fmt.Println("mean service within the histogram:", t.Service.Mean() <= t.Service.Quantile(1))
+	// Output:
+	// forwarded: 11
+	// timed: 6 6
+	// mean service within the histogram: true
+}
+
 func ExampleNewSerializer() {
 	sys, _ := actorpool.New()
 	defer sys.Shutdown(context.Background())

@@ -95,7 +95,7 @@ func (r Ref) sendFrom(e envelope, cur *actor) error {
 			return a.router.route(e)
 		}
 	}
-	if err := a.mb.put(e); err != nil {
+	if err := a.mb.put(e, 0); err != nil {
 		if err == ErrMailboxFull {
 			a.sys.mailboxFull.Add(1)
 		} else {

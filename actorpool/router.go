@@ -40,6 +40,11 @@ import (
 // Resize restarts the rotation at the oldest worker. The router gives
 // FIFO order per worker only: two messages from one sender may be handled
 // by two workers in either order.
+//
+// A router can measure what it forwards (WithRouterTimings, SetTimings):
+// Timings reports, beside Stats, how long its messages waited in the
+// workers' mailboxes and how long they took to handle, in pool's
+// histograms.
 type Router struct {
 	sys     *System
 	self    *actor
@@ -53,6 +58,10 @@ type Router struct {
 	closed bool
 
 	forwarded, unhandled, restarts atomic.Uint64
+
+	timings atomic.Bool // stamp the messages routed (timings.go)
+	tmu     sync.Mutex  // guards tm; never taken on the message path but by a worker's first timed message
+	tm      routerTimings
 }
 
 // Priority wraps a message told to a router's Ref so that the router's own
@@ -66,6 +75,7 @@ type RouterOption func(*routerConfig) error
 type routerConfig struct {
 	workerOpts []SpawnOption
 	own        func() Behavior
+	timings    bool
 }
 
 // WithWorkerOptions sets the spawn options of every worker (a bounded
@@ -109,6 +119,7 @@ func NewRouter(sys *System, size int, produce func() Behavior, opts ...RouterOpt
 		}
 	}
 	r := &Router{sys: sys, produce: produce, wopts: c.workerOpts}
+	r.timings.Store(c.timings)
 	own := c.own
 	if own == nil {
 		own = func() Behavior {
@@ -159,9 +170,14 @@ func (r *Router) spawnWorker() (*actor, error) {
 func (r *Router) Ref() Ref { return Ref{r.self} }
 
 // route forwards e to one worker, on the caller's goroutine, and counts
-// the outcome.
+// the outcome. With timings on it stamps e first: the router accepts it
+// for a worker now (timings.go).
 func (r *Router) route(e envelope) error {
-	if r.pass(e) {
+	var at int64
+	if r.timings.Load() {
+		at = clock()
+	}
+	if r.pass(e, at) {
 		r.forwarded.Add(1)
 		return nil
 	}
@@ -173,11 +189,11 @@ func (r *Router) route(e envelope) error {
 	return ErrNoWorker
 }
 
-// pass tries the workers in rotation until one accepts e. If every worker
-// of the set it read refused and the set has changed meanwhile (a Resize
-// retired them), it tries the new set: a message is refused only by the
-// workers in place.
-func (r *Router) pass(e envelope) bool {
+// pass tries the workers in rotation until one accepts e, with its stamp
+// at. If every worker of the set it read refused and the set has changed
+// meanwhile (a Resize retired them), it tries the new set: a message is
+// refused only by the workers in place.
+func (r *Router) pass(e envelope, at int64) bool {
 	for {
 		set := r.workers.Load()
 		hook(hkRoute)
@@ -192,13 +208,13 @@ func (r *Router) pass(e envelope) bool {
 			if j++; j == n {
 				j = 0
 			}
-			err := w.mb.put(e)
+			err := w.mb.put(e, at)
 			if err == nil {
 				w.wake()
 				return true
 			}
 			if err == ErrStopped && !w.retiring.Load() {
-				if nw := r.replace(w); nw != nil && nw.mb.put(e) == nil {
+				if nw := r.replace(w); nw != nil && nw.mb.put(e, at) == nil {
 					nw.wake()
 					return true
 				}
@@ -221,9 +237,10 @@ func (r *Router) takesBack() bool {
 }
 
 // reroute forwards a message left in a removed or stopped worker's
-// mailbox; it was counted as forwarded when it first arrived.
-func (r *Router) reroute(from *actor, e envelope) {
-	if !r.pass(e) {
+// mailbox; it was counted as forwarded when it first arrived, and keeps
+// the stamp it was accepted with (at).
+func (r *Router) reroute(from *actor, e envelope, at int64) {
+	if !r.pass(e, at) {
 		r.unhandled.Add(1)
 		r.sys.deadLetter(from, e, ErrNoWorker)
 	}

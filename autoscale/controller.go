@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -22,15 +23,18 @@ type Decision struct {
 type Stats struct {
 	Size    int   // the target's capacity at the last tick
 	Class   Class // what the controller has learned about the work
-	Knee    int   // the size growth is capped at, or 0
+	Knee    int   // the size past which added workers bought nothing, or 0
 	Ticks   uint64
 	Resizes uint64
 	Last    Observation
 }
 
-// Controller drives a resize.Resizer from the signals of its Meter. Create
-// one with New, wrap every task with Meter().Wrap, and call Run (or Tick,
-// to drive it yourself). Its methods are safe for concurrent use.
+// Controller drives a resize.Resizer from what its tasks do. Create one
+// with New and call Run (or Tick, to drive it yourself). Given a poolkit
+// pool (a SelfMeasuring target), it reads the pool's own counters and
+// timings and needs nothing else; for another library's pool, wrap every
+// task with Meter().Wrap and report every refused submission with
+// Meter().Reject. Its methods are safe for concurrent use.
 type Controller struct {
 	r     resize.Resizer
 	meter Meter
@@ -65,11 +69,18 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 		return nil, invalid("max %d is below min %d", cfg.max, cfg.min)
 	}
 	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}}
-	c.obs = newObserver(&c.meter, time.Now())
+	var src source = &c.meter
+	if p, ok := r.(SelfMeasuring); ok {
+		p.SetTimings(true)
+		src = poolSource{p}
+	}
+	c.obs = newObserver(src, time.Now())
 	return c, nil
 }
 
-// Meter returns the meter whose tasks the controller watches.
+// Meter returns the meter whose tasks the controller watches when its
+// target does not measure itself. For a SelfMeasuring target (poolkit's
+// pools) the meter is not read: there is nothing to wrap.
 func (c *Controller) Meter() *Meter { return &c.meter }
 
 // Run ticks every WithTick interval until ctx is done, then returns
@@ -119,8 +130,45 @@ func (c *Controller) Tick() Decision {
 	c.stats.Class, c.stats.Knee, c.stats.Last = c.law.class, c.law.knee, o
 	if d.Reason != "" || d.Err != nil {
 		c.record(d)
+		c.emit(d)
 	}
 	return d
+}
+
+// emit writes d to the WithLogger logger: a resize (or a failed one) at
+// Info (Error), a hold with a reason at Debug.
+func (c *Controller) emit(d Decision) {
+	lg := c.law.cfg.logger
+	if lg == nil {
+		return
+	}
+	level, msg := slog.LevelDebug, "autoscale: hold"
+	switch {
+	case d.Err != nil:
+		level, msg = slog.LevelError, "autoscale: resize failed"
+	case d.To != d.From:
+		level, msg = slog.LevelInfo, "autoscale: resize"
+	}
+	ctx := context.Background()
+	if !lg.Enabled(ctx, level) {
+		return
+	}
+	o := d.Observation
+	attrs := []slog.Attr{
+		slog.Int("from", d.From), slog.Int("to", d.To), slog.String("reason", d.Reason),
+		slog.String("class", string(c.stats.Class)), slog.Int("knee", c.stats.Knee),
+		slog.Group("observation",
+			slog.Duration("window", o.Window),
+			slog.Float64("lambda", o.Lambda), slog.Float64("throughput", o.Throughput),
+			slog.Float64("busy", o.Busy), slog.Int("queue", o.Queue),
+			slog.Uint64("rejections", o.Rejections),
+			slog.Duration("wait_p50", o.WaitP50), slog.Duration("wait_p99", o.WaitP99),
+			slog.Duration("service", o.Service), slog.Int("gomaxprocs", o.GOMAXPROCS)),
+	}
+	if d.Err != nil {
+		attrs = append(attrs, slog.Any("error", d.Err))
+	}
+	lg.LogAttrs(ctx, level, msg, attrs...)
 }
 
 func (c *Controller) record(d Decision) {

@@ -1,8 +1,12 @@
 package autoscale_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +27,8 @@ func TestNewRejectsBadInput(t *testing.T) {
 		t.Errorf("New(nil) = %v, want ErrNilTarget", err)
 	}
 	for _, o := range []autoscale.Option{nil, autoscale.WithMin(0), autoscale.WithMax(-1), autoscale.WithTick(0),
-		autoscale.WithUtilization(1.5), autoscale.WithTargetWait(-1), autoscale.WithStabilization(-1), autoscale.WithLogSize(0)} {
+		autoscale.WithUtilization(1.5), autoscale.WithTargetWait(-1), autoscale.WithStabilization(-1), autoscale.WithLogSize(0),
+		autoscale.WithLogger(nil)} {
 		if _, err := autoscale.New(p, o); !errors.Is(err, autoscale.ErrInvalidOption) {
 			t.Errorf("New with a bad option = %v, want ErrInvalidOption", err)
 		}
@@ -33,18 +38,20 @@ func TestNewRejectsBadInput(t *testing.T) {
 	}
 }
 
-// load submits n metered tasks that each hold until gate closes.
-func load(t *testing.T, p *pool.Pool, m *autoscale.Meter, n int, gate <-chan struct{}) {
+// load submits n tasks that each hold until gate closes.
+func load(t *testing.T, p *pool.Pool, n int, gate <-chan struct{}) {
 	t.Helper()
 	for range n {
-		if err := p.Submit(m.Wrap(func() { <-gate })); err != nil {
+		if err := p.Submit(func() { <-gate }); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// TestGrowsUnderPressure: with a queue behind busy workers, each tick
-// grows the pool, at most doubling, until the backlog runs.
+// TestGrowsUnderPressure: a poolkit pool measures itself, so plain
+// submissions are all the controller needs. With a queue behind busy
+// workers and no service time measured yet, each tick grows the pool, at
+// most doubling, until the backlog runs.
 func TestGrowsUnderPressure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(1)
@@ -55,7 +62,7 @@ func TestGrowsUnderPressure(t *testing.T) {
 		}
 		gate := make(chan struct{})
 		defer close(gate)
-		load(t, p, c.Meter(), 20, gate)
+		load(t, p, 20, gate)
 		var sizes []int
 		for range 5 {
 			time.Sleep(time.Second)
@@ -63,10 +70,8 @@ func TestGrowsUnderPressure(t *testing.T) {
 			sizes = append(sizes, c.Tick().To)
 		}
 		want := []int{2, 4, 8, 16, 16} // the queue asks for 20; at most doubling, capped at 16
-		for i := range want {
-			if sizes[i] != want[i] {
-				t.Fatalf("sizes over 5 ticks = %v, want %v (doubling to the ceiling)", sizes, want)
-			}
+		if !slices.Equal(sizes, want) {
+			t.Fatalf("sizes over 5 ticks = %v, want %v (doubling to the ceiling)", sizes, want)
 		}
 		if p.Running() != 16 {
 			t.Errorf("Running() = %d, want 16", p.Running())
@@ -74,53 +79,124 @@ func TestGrowsUnderPressure(t *testing.T) {
 	})
 }
 
-// TestShrinksWhenIdle: once the work is gone the pool shrinks, but only
-// after the stabilisation window, and a fifth of N at most per tick.
+// TestReadsThePoolsOwnTimings: given a poolkit pool, the controller
+// switches its timings on and sees its tasks' service time and queue wait
+// without any wrapping.
+func TestReadsThePoolsOwnTimings(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := pool.New(1)
+		defer p.Release()
+		c, _ := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(1), autoscale.WithTick(time.Second))
+		for range 3 {
+			if err := p.Submit(func() { time.Sleep(200 * time.Millisecond) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		o := c.Tick().Observation
+		if o.Completions != 3 || o.Service != 200*time.Millisecond || o.Arrivals != 3 {
+			t.Errorf("observed %d completions of mean %v from %d arrivals; want 3 of 200ms from 3", o.Completions, o.Service, o.Arrivals)
+		}
+		// The third task waited 400ms: the p99 wait's bucket holds it.
+		if o.WaitP99 < 400*time.Millisecond || o.WaitP99 > 800*time.Millisecond {
+			t.Errorf("p99 wait %v, want the bucket of 400ms", o.WaitP99)
+		}
+	})
+}
+
+// TestShrinksWhenIdle: an idle pool shrinks, a fifth of N (at least 1) per
+// tick, down to the floor.
 func TestShrinksWhenIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(10)
 		defer p.Release()
-		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second))
+		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second), autoscale.WithMin(2))
 		var sizes []int
 		for range 8 {
 			time.Sleep(time.Second)
 			synctest.Wait()
 			sizes = append(sizes, c.Tick().To)
 		}
-		// Nothing shrinks until a whole 3s window has seen the pool idle;
-		// then a fifth of N (at least 1) goes per tick.
-		want := []int{10, 10, 10, 8, 6, 4, 3, 2}
-		for i := range want {
-			if sizes[i] != want[i] {
-				t.Fatalf("sizes over 8 idle ticks = %v, want %v", sizes, want)
-			}
+		if want := []int{8, 6, 4, 3, 2, 2, 2, 2}; !slices.Equal(sizes, want) {
+			t.Fatalf("sizes over 8 idle ticks = %v, want %v", sizes, want)
 		}
 	})
 }
 
-// TestBacksOffOnRejections: rejections shrink the pool to 0.9·N (at least
-// by one) and hold growth for two ticks despite pressure.
-func TestBacksOffOnRejections(t *testing.T) {
+// TestNoShrinkRightAfterGrowth: a size the controller grew to stands for
+// the stabilisation window, however quiet the pool then is.
+func TestNoShrinkRightAfterGrowth(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(10)
+		p, _ := pool.New(1)
 		defer p.Release()
-		c, _ := autoscale.New(p, autoscale.WithTick(time.Second))
+		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second))
+		gate := make(chan struct{})
+		load(t, p, 4, gate)
+		var sizes []int
+		for i := range 7 {
+			time.Sleep(time.Second)
+			synctest.Wait()
+			sizes = append(sizes, c.Tick().To)
+			if i == 1 {
+				close(gate)
+			}
+		}
+		if want := []int{2, 4, 4, 4, 4, 3, 2}; !slices.Equal(sizes, want) {
+			t.Fatalf("sizes = %v, want %v", sizes, want)
+		}
+	})
+}
+
+// plain hides that a pool measures itself: the controller then reads its
+// Meter, as it does for another library's pool.
+type plain struct{ resize.Resizer }
+
+// TestMeterForOtherPools: for a target that does not measure itself, the
+// controller reads its Meter: wrapped tasks and reported rejections.
+func TestMeterForOtherPools(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithNonblocking(true))
+		defer p.Release()
+		c, _ := autoscale.New(plain{p}, autoscale.WithTick(time.Second))
+		m := c.Meter()
 		gate := make(chan struct{})
 		defer close(gate)
-		load(t, p, c.Meter(), 30, gate) // 10 running, 20 queued: pressure
-		for range 3 {
-			c.Meter().Reject()
+		for range 5 {
+			if err := p.Submit(m.Wrap(func() { <-gate })); err != nil {
+				m.Reject()
+			}
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
 		d := c.Tick()
-		if d.To != 9 || !strings.Contains(d.Reason, "rejections") {
-			t.Fatalf("after rejections: %d (%q), want 9 for the rejections", d.To, d.Reason)
+		if d.Arrivals != 5 || d.Rejections != 3 || d.BusyNow != 2 || d.To != 4 {
+			t.Fatalf("saw %d arrivals, %d rejections, %d busy; resized to %d (%q); want 5, 3, 2 and 4",
+				d.Arrivals, d.Rejections, d.BusyNow, d.To, d.Reason)
+		}
+	})
+}
+
+// TestRejectionsArePressure: submissions a poolkit pool refused for want
+// of room ask for more workers.
+func TestRejectionsArePressure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithNonblocking(true))
+		defer p.Release()
+		c, _ := autoscale.New(p, autoscale.WithTick(time.Second))
+		gate := make(chan struct{})
+		defer close(gate)
+		refused := 0
+		for range 5 {
+			if err := p.Submit(func() { <-gate }); errors.Is(err, pool.ErrPoolOverload) {
+				refused++
+			}
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if d := c.Tick(); d.To != 9 {
-			t.Errorf("the tick after rejections: %d (%q), want growth held at 9", d.To, d.Reason)
+		d := c.Tick()
+		if refused != 3 || d.Rejections != 3 || d.To != 4 || !strings.Contains(d.Reason, "3 refused") {
+			t.Fatalf("%d refused, observed %d; resized to %d (%q); want 3, 3 and 4", refused, d.Rejections, d.To, d.Reason)
 		}
 	})
 }
@@ -131,13 +207,54 @@ func TestBurstAbsorbed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(8, pool.WithQueueSize(0))
 		defer p.Release()
-		c, _ := autoscale.New(p, autoscale.WithTick(time.Second))
+		c, _ := autoscale.New(plain{p}, autoscale.WithTick(time.Second))
 		m := c.Meter()
 		m.Wrap(func() {}) // wrapped but never submitted: a queued arrival
 		time.Sleep(time.Second)
 		synctest.Wait()
 		if d := c.Tick(); d.To > 8 {
 			t.Errorf("grew to %d with an idle pool and one queued task", d.To)
+		}
+	})
+}
+
+// TestLoggerGetsDecisions: with WithLogger, every logged decision is a
+// structured record: a resize at Info with from, to, reason and the
+// observation; a hold with a reason at Debug.
+func TestLoggerGetsDecisions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := pool.New(1)
+		defer p.Release()
+		var buf bytes.Buffer
+		lg := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		c, _ := autoscale.New(p, autoscale.WithMax(2), autoscale.WithTick(time.Second), autoscale.WithLogger(lg))
+		gate := make(chan struct{})
+		defer close(gate)
+		load(t, p, 4, gate)
+		for range 2 {
+			time.Sleep(time.Second)
+			synctest.Wait()
+			c.Tick()
+		}
+		var recs []map[string]any
+		for line := range strings.Lines(buf.String()) {
+			var r map[string]any
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		if len(recs) != 2 {
+			t.Fatalf("%d records, want 2:\n%s", len(recs), buf.String())
+		}
+		grow, hold := recs[0], recs[1]
+		obs, _ := grow["observation"].(map[string]any)
+		if grow["level"] != "INFO" || grow["msg"] != "autoscale: resize" || grow["from"] != 1.0 || grow["to"] != 2.0 ||
+			grow["reason"] == "" || obs == nil || obs["queue"] != 3.0 {
+			t.Errorf("resize record: %v", grow)
+		}
+		if hold["level"] != "DEBUG" || hold["from"] != 2.0 || hold["to"] != 2.0 || !strings.Contains(hold["reason"].(string), "ceiling 2") {
+			t.Errorf("hold record: %v", hold)
 		}
 	})
 }

@@ -1,37 +1,66 @@
 // Package autoscale sizes a pool from measurement: a feedback loop that
 // drives any resize.Resizer (poolkit's pool, or ants, pond and tunny
-// through package compat) from signals it measures itself.
+// through package compat).
 //
-// A Meter wraps each task to record when it was submitted, started and
-// finished, and counts the submissions the pool rejected or that timed
-// out. Every tick the Controller turns one window of those records into an
-// Observation (arrival rate, throughput, busy workers, queue length, queue
-// wait, service time, rejections) plus what the runtime reports (the
-// scheduler's run-queue latency, GOMAXPROCS, the live heap against the
-// soft memory limit) and applies its control law, additive increase and
-// multiplicative decrease at heart:
+// # What it reads
 //
-//   - Rejections or timeouts in a window: shrink to β·N (β = 0.9) and hold
-//     growth for two windows.
-//   - Pressure (a queue with busy workers, or a queue wait above the
-//     target): grow towards λ·S₀/u, the busy workers Little's law asks for
-//     at the target utilisation u, using the baseline service time S₀ so
-//     that CPU contention cannot inflate its own estimate; at least +1, at
-//     most doubling per tick.
-//   - Idleness (utilisation below the low mark, no queue): shrink towards the
-//     busiest recent need, taking the largest recommendation of a
-//     stabilisation window, a fraction of N per tick.
-//   - Otherwise hold: the band between the marks is the hysteresis.
+// Given a poolkit pool (pool.Pool, pool.FuncPool: a SelfMeasuring target),
+// the controller switches the pool's timings on and reads, every tick, the
+// pool's own counters (submitted, refused, completed, running, waiting)
+// and its queue-wait and service-time histograms: nothing to wrap, nothing
+// to report. For another library's pool, a Meter stands in: wrap every
+// task with Meter().Wrap and report every refused submission with
+// Meter().Reject.
 //
-// It tells CPU-bound from I/O-bound work by what an added worker buys:
-// after a growth step it compares the throughput gained per added worker
-// with the average. A step that buys less than a quarter of a worker while
-// the scheduler's run-queue latency goes up tenfold marks the work
-// CPU-bound and sets a knee, which caps growth for a
-// while. Bounds are read on every tick: the CPU-bound ceiling is
-// ceil(1.5 × GOMAXPROCS) (runtime.GOMAXPROCS(0), read, never set), the
-// I/O-bound ceiling is WithMax. Growth stops while the live heap is near
-// the soft memory limit (debug.SetMemoryLimit(-1), which only reads).
+// Every tick (WithTick, 250ms by default) one window of those readings
+// becomes an Observation: arrival rate λ, throughput, busy workers, queue
+// length, queue wait, mean service time S, refusals; plus GOMAXPROCS and the
+// live heap against the soft memory limit, which the controller reads and
+// never sets.
+//
+// # The control law
+//
+// AIMD at heart, with the congestion signal TCP Vegas uses: not loss but
+// delay, here the tasks' own service time.
+//
+//   - Pressure (a queue with the workers busy, refusals, or with
+//     WithTargetWait a p99 wait above the target): grow to λ·S/u, the busy
+//     workers Little's law asks for at the target utilisation u (0.8). A
+//     queue that Little's law says the size can absorb, and that most tasks
+//     waited in for less than a service time, is a momentary one: hold.
+//   - Every growth of a saturated pool is an experiment: the next windows
+//     say what the added workers bought. When they bought almost nothing
+//     and the tasks' service time rose with their number, the pool has
+//     passed a knee: the CPUs, or a downstream that serves only so many at
+//     once and queues the rest inside itself. Little's law alone cannot see
+//     it, since past a knee the service time, and with it the estimate,
+//     grows with every worker added. The law goes back to the knee (the
+//     share of the step that paid places it) and caps growth there: the
+//     multiplicative decrease.
+//   - A knee is tested from below once (a step down that keeps 95% of the
+//     throughput moves it down), from above every five seconds with a small
+//     step (the bottleneck may have moved), and dropped at once when the
+//     mean service time moves 2.5-fold from the one it was found at (the
+//     work changed: a CPU phase gave way to I/O, a downstream slowed down).
+//   - Idleness (smoothed utilisation below the low mark, 0.65, and no
+//     backlog): shrink towards the busy workers over u, taking the largest
+//     need of the stabilisation window (WithStabilization, 5s), at most a
+//     fifth of N per tick. A size the controller grew to stands for that
+//     window.
+//
+// The work's class (Stats.Class) is concluded from the pool's own tasks
+// only: a knee at or below ceil(1.5 × GOMAXPROCS) makes it CPU-bound, one
+// above it Limited, a growth beyond GOMAXPROCS that paid I/O-bound. CPU
+// load elsewhere in the process slows every task a little but does not make
+// an added worker buy nothing, so it never makes I/O work look CPU-bound;
+// the law reads no scheduler latency. Bounds are read on every tick: the
+// ceiling is WithMax, by default 32 × GOMAXPROCS (runtime.GOMAXPROCS(0),
+// read, never set). Growth stops while the live heap is near the soft
+// memory limit (debug.SetMemoryLimit(-1), which only reads).
+//
+// Every decision that changes the size, or holds it for a reason, goes to
+// the decision log (Controller.Log) and, with WithLogger, to a
+// *slog.Logger as a structured record.
 //
 // The package never changes process-wide state: it reads GOMAXPROCS and
 // the memory limit and sets neither. On Go 1.25 and later the runtime

@@ -3,14 +3,16 @@ package autoscale_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/poolkit/poolkit/autoscale"
 	"github.com/poolkit/poolkit/pool"
 )
 
-// ExampleNew sizes a pool from what its tasks do: wrap each task with the
-// controller's meter, and let Run tick until the context ends.
+// ExampleNew sizes a poolkit pool from what its tasks do. The pool
+// measures itself, so tasks are submitted as they are; Run ticks until the
+// context ends.
 func ExampleNew() {
 	p, _ := pool.New(4)
 	defer p.Release()
@@ -20,13 +22,18 @@ func ExampleNew() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 350*time.Millisecond)
 	defer cancel()
-	go func() {
+	var load sync.WaitGroup
+	refused := 0
+	load.Go(func() {
 		for ctx.Err() == nil {
-			_ = p.Submit(c.Meter().Wrap(func() { time.Sleep(time.Millisecond) }))
+			if err := p.Submit(func() { time.Sleep(time.Millisecond) }); err != nil {
+				refused++ // not accepted: it will not run
+			}
 			time.Sleep(5 * time.Millisecond)
 		}
-	}()
+	})
 	err = c.Run(ctx)
-	fmt.Println(err, c.Stats().Ticks > 0)
-	// Output: context deadline exceeded true
+	load.Wait()
+	fmt.Println(err, c.Stats().Ticks > 0, refused)
+	// Output: context deadline exceeded true 0
 }

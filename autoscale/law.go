@@ -3,57 +3,102 @@ package autoscale
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
 // Class is what the controller has learned about the work.
 type Class string
 
-// The classes of work.
+// The classes of work. They are conclusions drawn from the pool's own
+// tasks only: what an added worker bought, and how the tasks' service time
+// moved with the number running. Load elsewhere in the process (other
+// goroutines keeping the CPUs busy) makes every task a little slower, but
+// does not make an added worker buy nothing, so it never makes work look
+// CPU-bound.
 const (
-	Unknown  Class = "unknown"
-	CPUBound Class = "cpu-bound" // an added worker bought little and the scheduler queued
-	IOBound  Class = "io-bound"  // added workers kept paying
+	Unknown Class = "unknown"
+	// CPUBound: a knee at or below ceil(1.5 × GOMAXPROCS): past it, added
+	// workers bought no throughput and the service time grew with them.
+	CPUBound Class = "cpu-bound"
+	// Limited: a knee above that: something the tasks wait on (a
+	// downstream, a connection pool) serves only so many at once.
+	Limited Class = "limited"
+	// IOBound: workers added beyond GOMAXPROCS kept paying.
+	IOBound Class = "io-bound"
 )
 
 const (
-	gainCut      = 0.25             // below this marginal gain a step found a knee
-	gainIO       = 0.5              // above it, work beyond GOMAXPROCS is I/O-bound
-	kneeTTL      = 10 * time.Second // how long a knee caps growth
-	baselineSpan = 30               // windows over which S₀ is the smallest mean
-	dropHold     = 2                // windows without growth after a rejection
-	shrinkStep   = 0.2              // the largest fraction of N removed per tick
-	// schedSaturated is a p99 run-queue latency that means the CPUs are
-	// oversubscribed whatever it was before (µs when workers ≤ GOMAXPROCS).
-	schedSaturated = 10 * time.Millisecond
+	// gainKnee: a growth step whose added workers each bought less than
+	// this fraction of an existing worker's throughput found a knee.
+	gainKnee = 0.25
+	// gainPaid: a step that bought this much paid, judged after one
+	// window; a gain between the two marks is judged over two.
+	gainPaid = 0.75
+	// gainIO: a step beyond GOMAXPROCS that bought this much says the work
+	// is I/O-bound.
+	gainIO = 0.5
+	// holdShare: a step down that kept this share of the throughput did
+	// not cut into the capacity.
+	holdShare = 0.95
+	// kneeTTL is how long a knee caps growth before a small step tests it
+	// again: the bottleneck may have moved.
+	kneeTTL = 5 * time.Second
+	// workChanged: a mean service time this many times above or below the
+	// one the knee was found at means the work is no longer what the knee
+	// was measured on.
+	workChanged = 2.5
+	// shrinkStep is the largest fraction of N removed per tick.
+	shrinkStep = 0.2
+	// smoothing is the EWMA weight of the newest busy reading: shrinking
+	// acts on a smoothed need, so that one quiet window removes no
+	// workers.
+	smoothing = 0.3
 )
 
 // law is the control law and the state it keeps between ticks. Not safe
 // for concurrent use.
+//
+// It sizes the pool from Little's law, N = λ·S/u, and guards that estimate
+// with experiments. Every growth under pressure is a probe: the window
+// after it says whether the added workers bought throughput. When they
+// bought almost none and the tasks' service time rose with their number,
+// the pool has passed a knee (the CPUs, or a downstream's hidden limit):
+// the law goes back to the size before the step and caps growth there.
+// Because service time counted from inside the pool includes waiting on
+// whatever is saturated, Little's law with the current service time keeps
+// asking for more workers past a knee; the probe is what stops it. A knee
+// is then tested from below once (a step down that keeps the throughput
+// moves the knee down), from above every kneeTTL, and dropped at once when
+// the service time says the work has changed.
 type law struct {
 	cfg config
 
 	class     Class
-	knee      int
-	kneeUntil time.Time
-	holdUntil time.Time // no growth before this (after a rejection)
+	knee      int           // the size past which added workers bought nothing; 0: none
+	kneeUntil time.Time     // the knee caps growth until then
+	kneeS     time.Duration // the mean service time the knee was found at
+	kneeDown  bool          // the knee was tested from below
+	kneeSeen  bool          // a knee was found since the work last changed: probes up are small
 
-	probe *probe // a growth step waiting to be judged
+	probe *probe // a step waiting to be judged
+	note  string // a verdict reached this tick, put before the reason
 
-	baseline []time.Duration // recent mean service times, for S₀
-	recs     []rec           // size recommendations, for the stabilisation window
-	busy     float64         // busy workers, smoothed over ticks (EWMA)
-	since    time.Time       // the first observation the window saw
+	recs   []rec   // size recommendations, for the stabilisation window
+	busy   float64 // busy workers, smoothed over ticks (EWMA)
+	lambda float64 // arrivals per second, smoothed likewise
+	ticks  int
 }
-
-// smoothing is the EWMA weight of the newest busy reading: shrinking acts
-// on a smoothed need, so that one quiet window does not remove workers.
-const smoothing = 0.3
 
 type probe struct {
 	from, to int
-	x0       float64
-	sched0   time.Duration
+	x0       float64       // throughput at from, in a saturated window
+	s0       time.Duration // mean service time at from
+	windows  int           // windows seen at to
+	ramp     int           // windows at to skipped as a ramp
+	x        float64       // summed throughput at to
+	b        float64       // summed busy workers at to
+	s        time.Duration // summed service time at to
 }
 
 type rec struct {
@@ -68,98 +113,133 @@ func (l *law) bounds(o Observation) (lo, hi int) {
 	if hi == 0 {
 		hi = 32 * p
 	}
-	if l.class == CPUBound {
-		hi = min(hi, int(math.Ceil(1.5*float64(p))))
-	}
-	if l.knee > 0 && o.At.Before(l.kneeUntil) {
+	if l.capped(o) {
 		hi = min(hi, l.knee)
 	}
 	lo = l.cfg.min
 	return lo, max(lo, hi)
 }
 
-// s0 returns the baseline service time: the smallest recent mean, so that
-// contention that inflates service times cannot feed its own growth.
-func (l *law) s0(o Observation) time.Duration {
-	if o.Service > 0 {
-		l.baseline = append(l.baseline, o.Service)
-		if len(l.baseline) > baselineSpan {
-			l.baseline = l.baseline[1:]
-		}
-	}
-	if len(l.baseline) == 0 {
-		return 0
-	}
-	m := l.baseline[0]
-	for _, s := range l.baseline[1:] {
-		m = min(m, s)
-	}
-	return m
-}
+// capped reports whether a knee caps growth now.
+func (l *law) capped(o Observation) bool { return l.knee > 0 && !o.At.After(l.kneeUntil) }
 
-// decide returns the size for the next window and why.
+// cpuCeiling is the most workers CPU-bound work can use.
+func cpuCeiling(o Observation) int { return int(math.Ceil(1.5 * float64(max(1, o.GOMAXPROCS)))) }
+
+// decide returns the size for the next window and why ("" when it holds
+// for no reason worth a log line).
 func (l *law) decide(o Observation) (int, string) {
-	n := o.Size
-	lo, hi := l.bounds(o)
-	s0 := l.s0(o)
-	if j := l.judge(o); j != "" {
-		_, hi = l.bounds(o)
-		if n > hi {
-			return l.done(o, hi, j)
-		}
-		return l.done(o, n, j)
+	l.ticks++
+	l.note = ""
+	if l.ticks == 1 {
+		l.busy, l.lambda = o.Busy, o.Lambda
+	} else {
+		l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
+		l.lambda = smoothing*o.Lambda + (1-smoothing)*l.lambda
 	}
-	u := o.Utilization()
+	n := o.Size
+	if why := l.expire(o); why != "" {
+		return l.done(o, n, why)
+	}
+	if to, why, ok := l.judge(o); ok {
+		return l.done(o, to, why)
+	}
+	lo, hi := l.bounds(o)
 	switch {
 	case n > hi:
-		return l.done(o, hi, fmt.Sprintf("above the ceiling %d (%s, GOMAXPROCS %d)", hi, l.class, o.GOMAXPROCS))
+		return l.done(o, hi, fmt.Sprintf("above the ceiling %d", hi))
 	case n < lo:
 		return l.done(o, lo, fmt.Sprintf("below the floor %d", lo))
-	case o.Rejections > 0:
-		l.busy = o.Busy
-		l.holdUntil = o.At.Add(dropHold * l.cfg.tick)
-		to := max(lo, min(n-1, int(float64(n)*l.cfg.backoff)))
-		return l.done(o, to, fmt.Sprintf("%d rejections: multiplicative decrease", o.Rejections))
 	}
-	pressure := o.Queue > 0 && u >= l.cfg.high
+	u := o.Utilization()
+	// Little's law on the current mean service time: the workers the
+	// arrivals keep busy, at the target utilisation.
+	// Unless the window is saturated (a real backlog), on the smoothed
+	// arrival rate: a few tasks more in one window is Poisson noise.
+	lambda := o.Lambda
+	if !o.Saturated() {
+		lambda = l.lambda
+	}
+	need := 0
+	if o.Service > 0 && lambda > 0 {
+		need = int(math.Ceil(lambda * o.Service.Seconds() / l.cfg.utilization))
+	}
+	pressure := o.Queue > 0 && u >= l.cfg.high || o.Rejections > 0
 	if l.cfg.targetWait > 0 && o.WaitP99 > l.cfg.targetWait && o.Queue > 0 {
 		pressure = true
 	}
 	if pressure {
-		switch {
-		case o.Busy < float64(n)/2:
-			return l.done(o, n, "queue, but fewer than half the workers busy: a burst the queue absorbs")
-		case o.At.Before(l.holdUntil):
-			return l.done(o, n, "pressure, but growth held after rejections")
-		case n >= hi:
-			return l.done(o, n, fmt.Sprintf("pressure at the ceiling %d", hi))
-		case o.MemLimit > 0 && o.MemLimit < math.MaxInt64 && float64(o.HeapLive) > l.cfg.memoryHeadroom*float64(o.MemLimit):
-			return l.done(o, n, fmt.Sprintf("pressure, but the live heap is %d of the %d memory limit", o.HeapLive, o.MemLimit))
-		}
-		// Little's law on the baseline service time says how many workers
-		// the arrival rate keeps busy (the spare capacity at utilisation u
-		// drains the backlog; sizing for the backlog too overshot by a
-		// fifth after steps). Before there is a baseline, every queued task
-		// could use a worker.
-		// The estimate from a measured service time is applied at once; a
-		// guess from the queue alone at most doubles the size.
-		need := max(n+1, o.BusyNow+o.Queue)
-		to := n + min(need-n, max(1, n))
-		if s0 > 0 && o.Lambda > 0 {
-			need = max(n+1, int(math.Ceil(o.Lambda*s0.Seconds()/l.cfg.utilization)))
-			to = need
-		}
-		to = min(hi, to)
-		l.probe = &probe{from: n, to: to, x0: o.Throughput, sched0: o.SchedP99}
-		return l.done(o, to, fmt.Sprintf("queue %d at utilisation %.2f: λ·S₀/u asks for %d", o.Queue, u, need))
+		return l.grow(o, need, lo, hi)
 	}
+	return l.shrink(o, lo)
+}
+
+// grow answers pressure: a queue behind busy workers, rejections, or a
+// wait above the target.
+func (l *law) grow(o Observation, need, lo, hi int) (int, string) {
+	n := o.Size
+	switch {
+	case o.Busy < float64(n)/2 && o.Rejections == 0:
+		return l.done(o, n, "queue, but fewer than half the workers busy: a burst the queue absorbs")
+	case n >= hi && l.capped(o) && n == l.knee:
+		if o.Saturated() && !l.kneeDown && n > lo {
+			// Test the knee from below once: a step down that keeps the
+			// throughput shows the knee was found too high (a growth
+			// step that bought nothing says only that the knee is at or
+			// below where it started).
+			to := max(lo, n-max(1, n/8))
+			l.probe = &probe{from: n, to: to, x0: o.Throughput, s0: o.Service}
+			return l.done(o, to, fmt.Sprintf("pressure at the knee %d: testing it from below at %d", n, to))
+		}
+		return l.done(o, n, fmt.Sprintf("pressure at the knee %d (%s)", n, l.class))
+	case n >= hi:
+		return l.done(o, n, fmt.Sprintf("pressure at the ceiling %d", hi))
+	case o.MemLimit > 0 && o.MemLimit < math.MaxInt64 && float64(o.HeapLive) > l.cfg.memoryHeadroom*float64(o.MemLimit):
+		return l.done(o, n, fmt.Sprintf("pressure, but the live heap is %d of the %d memory limit", o.HeapLive, o.MemLimit))
+	}
+	var to int
+	var why string
+	switch {
+	case need > n:
+		// Applied at once: a step past a knee is judged by the next
+		// windows, which bring the size back to the knee.
+		to = need
+		why = fmt.Sprintf("queue %d at utilisation %.2f: λ·S/u asks for %d", o.Queue, o.Utilization(), need)
+	case need == 0:
+		// No task completed in the window (a cold start): every queued
+		// task could use a worker; at most double on a guess.
+		guess := o.BusyNow + o.Queue + int(o.Rejections)
+		to = min(guess, 2*n)
+		why = fmt.Sprintf("queue %d, %d refused, no service time yet: %d busy, queued or refused", o.Queue, o.Rejections, guess)
+	case o.Rejections == 0 && o.WaitP50 <= o.Service:
+		// The arrivals need no more workers than there are: a momentary
+		// queue, which most tasks waited in for less than a service time.
+		return l.done(o, n, fmt.Sprintf("queue %d, but λ·S/u asks for only %d", o.Queue, need))
+	default:
+		// Tasks wait or are refused although Little's law says the size
+		// suffices: take one step and let the next window judge it.
+		to = n + 1
+		why = fmt.Sprintf("queue %d at utilisation %.2f, %d refused: one more worker", o.Queue, o.Utilization(), o.Rejections)
+	}
+	if l.kneeSeen {
+		to = min(to, n+max(1, n/8)) // near a known knee, small steps
+	}
+	to = max(n+1, min(hi, to))
+	if o.Saturated() {
+		l.probe = &probe{from: n, to: to, x0: o.Throughput, s0: o.Service}
+	}
+	return l.done(o, to, why)
+}
+
+// shrink follows the need down when the pool is under-used: to the
+// largest need of the stabilisation window, a fraction of N per tick.
+func (l *law) shrink(o Observation, lo int) (int, string) {
+	n := o.Size
 	want := n
-	l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
-	// A few tasks caught between submission and start are not a backlog,
-	// nor is a queue whose typical task starts within two service times
-	// (the p99 wait of CPU-bound work includes the run queue's delay).
-	backlog := o.Queue > n/4 && (s0 == 0 || o.WaitP50 > 2*s0)
-	if l.busy/float64(n) < l.cfg.low && !backlog {
+	// A queue whose typical task waits longer than it runs is a backlog,
+	// not a few tasks caught between submission and start.
+	backlog := o.Queue > n/4 && o.WaitP50 > o.Service
+	if l.busy < l.cfg.low*float64(n) && !backlog {
 		want = max(lo, int(math.Ceil(l.busy/l.cfg.utilization)))
 	}
 	l.recs = append(l.recs, rec{o.At, want})
@@ -170,60 +250,154 @@ func (l *law) decide(o Observation) (int, string) {
 	for _, r := range l.recs {
 		stable = max(stable, r.n)
 	}
-	if l.since.IsZero() {
-		l.since = o.At
-	}
-	if o.At.Sub(l.since) < l.cfg.stabilization {
-		stable = max(stable, n) // not a whole window of history yet
-	}
 	if stable < n {
 		to := max(stable, n-max(1, int(math.Ceil(shrinkStep*float64(n)))))
-		return l.done(o, to, fmt.Sprintf("utilisation %.2f: the largest need over %v is %d", u, l.cfg.stabilization, stable))
+		return l.done(o, to, fmt.Sprintf("utilisation %.2f: the largest need over %v is %d", o.Utilization(), l.cfg.stabilization, stable))
 	}
 	return l.done(o, n, "")
 }
 
-// judge evaluates the last growth step, now that a window has run with it:
-// a step that bought less than a quarter of a worker's throughput per
-// worker, or sent the scheduler's latency up tenfold, found a knee.
-func (l *law) judge(o Observation) string {
-	p := l.probe
-	l.probe = nil
-	if p == nil || o.Size != p.to || p.x0 <= 0 || p.to <= p.from || o.Completions < 2*uint64(p.to) {
+// expire drops a knee whose work has changed (its service time moved by
+// workChanged or more), and says why. A knee whose time is up stays known
+// but no longer caps growth: the next growth is a small step that tests
+// it.
+func (l *law) expire(o Observation) string {
+	if l.knee == 0 {
 		return ""
 	}
-	if o.Queue == 0 || o.Utilization() < l.cfg.high {
-		return "" // the backlog is gone: the step paid, or the load was what limited throughput
-	}
-	perWorker := p.x0 / float64(p.from)
-	gain := (o.Throughput - p.x0) / float64(p.to-p.from) / perWorker
-	// A tenfold rise, or a run-queue wait long enough to matter on its own:
-	// a pool that was CPU-saturated from its first window has no quiet
-	// baseline to rise from.
-	schedJump := o.SchedP99 > 10*max(p.sched0, time.Millisecond) || o.SchedP99 >= schedSaturated
-	switch {
-	case schedJump:
-		l.class = CPUBound
-	case gain >= gainIO && p.to > o.GOMAXPROCS:
-		l.class = IOBound
-	}
-	// Throughput per window is noisy under an open-loop load, so a small
-	// gain alone does not make a knee: the scheduler's queue must say the
-	// extra workers only wait for a CPU. A downstream that saturates shows
-	// up as rejections and timeouts instead, which the loss rule handles.
-	if gain < gainCut && schedJump {
-		l.knee, l.kneeUntil = max(l.cfg.min, p.from), o.At.Add(kneeTTL)
-		return fmt.Sprintf("growing %d→%d bought %.2f of a worker each (scheduler p99 %v): knee at %d", p.from, p.to, gain, o.SchedP99, p.from)
+	if s := o.Service; s > 0 && l.kneeS > 0 && (float64(s) > workChanged*float64(l.kneeS) || workChanged*float64(s) < float64(l.kneeS)) {
+		k := l.knee
+		l.knee, l.kneeSeen, l.kneeDown, l.class = 0, false, false, Unknown
+		l.probe = nil
+		return fmt.Sprintf("service time %v against %v at the knee: the work changed, knee %d dropped", s, l.kneeS, k)
 	}
 	return ""
 }
 
+// judge evaluates the step in flight, if any, once a window has run at the
+// new size. It returns ok with the size and reason when it reached a
+// verdict or holds for a second window; otherwise the law goes on.
+func (l *law) judge(o Observation) (int, string, bool) {
+	p := l.probe
+	if p == nil {
+		return 0, "", false
+	}
+	if o.Size != p.to || p.x0 <= 0 {
+		l.probe = nil
+		return 0, "", false
+	}
+	if !o.Saturated() && o.Queue > 0 && p.ramp < 2 {
+		// A queue, but the workers were not all busy all the window: the
+		// window that follows a step is partly a ramp (tasks longer than
+		// the window had not completed on the new workers). Wait.
+		p.ramp++
+		return o.Size, "", true
+	}
+	if !o.Saturated() {
+		// The queue drained: the new size serves the load, whether the
+		// step was a grow that paid or a step down that sufficed.
+		l.probe = nil
+		if p.to < p.from {
+			l.kneeDown = true
+		} else if gain := (o.Throughput - p.x0) / float64(p.to-p.from) / (p.x0 / float64(p.from)); gain >= gainPaid {
+			// A lower bound of what the step bought, the load being
+			// what limits the throughput now.
+			l.paid(o, p, gain)
+		}
+		return 0, "", false
+	}
+	p.windows++
+	p.x += o.Throughput
+	p.s += o.Service
+	p.b += o.Busy
+	x := p.x / float64(p.windows)
+	s := p.s / time.Duration(p.windows)
+	if p.to < p.from {
+		return l.judgeDown(o, p, x, s)
+	}
+	perWorker := p.x0 / float64(p.from)
+	gain := (x - p.x0) / float64(p.to-p.from) / perWorker
+	if gain >= gainPaid {
+		l.paid(o, p, gain)
+		return 0, "", false
+	}
+	if p.windows < 2 {
+		return o.Size, "", true // one more window before a verdict
+	}
+	l.probe = nil
+	// Past a knee the added workers only queue for what is saturated, so
+	// the tasks' service time rises (by Little's law, in proportion to the
+	// throughput the step failed to buy). A shortfall without that rise
+	// is the load changing under the step: no verdict.
+	if float64(s) < 1.1*float64(p.s0) {
+		return o.Size, "", true
+	}
+	// Where the knee is, Little's law says: of the b workers busy, the
+	// share s0/s did work at the speed of the old size; the rest queued
+	// for the bottleneck. (The share of the step that paid says the same
+	// more noisily, and cannot place a knee below the old size.)
+	b := p.b / float64(p.windows)
+	k := min(p.to-1, max(l.cfg.min, int(math.Round(b*float64(p.s0)/float64(s)))))
+	l.setKnee(o, k, p.s0)
+	return k, fmt.Sprintf("growing %d→%d bought %.2f of a worker each while the service time rose %v→%v: knee at %d (%s)",
+		p.from, p.to, gain, p.s0, s, k, l.class), true
+}
+
+// paid ends a growth step that bought what it should: a knee below its
+// new size has moved, and beyond GOMAXPROCS it says the work is I/O-bound.
+func (l *law) paid(o Observation, p *probe, gain float64) {
+	l.probe = nil
+	if l.knee > 0 && p.to > l.knee {
+		l.knee, l.kneeDown = 0, false
+		l.class = Unknown
+	}
+	if p.to > o.GOMAXPROCS && gain >= gainIO && l.knee == 0 {
+		l.class = IOBound
+	}
+	l.note = fmt.Sprintf("growing %d→%d paid (%.2f of a worker each); ", p.from, p.to, gain)
+}
+
+// judgeDown evaluates a step down from a knee.
+func (l *law) judgeDown(o Observation, p *probe, x float64, s time.Duration) (int, string, bool) {
+	share := x / p.x0
+	switch {
+	case share >= holdShare:
+		l.probe = nil
+		l.setKnee(o, p.to, s)
+		return o.Size, fmt.Sprintf("stepping down %d→%d kept %.0f%% of the throughput: knee at %d (%s)", p.from, p.to, 100*share, p.to, l.class), true
+	case p.windows < 2 && share > 0.8:
+		return o.Size, "", true
+	}
+	l.probe = nil
+	l.setKnee(o, p.from, p.s0)
+	l.kneeDown = true
+	return p.from, fmt.Sprintf("stepping down %d→%d lost %.0f%% of the throughput: the knee is %d (%s)", p.from, p.to, 100*(1-share), p.from, l.class), true
+}
+
+// setKnee caps growth at k and classifies the work by where k lies.
+func (l *law) setKnee(o Observation, k int, s time.Duration) {
+	k = max(l.cfg.min, k)
+	if k != l.knee {
+		l.kneeDown = false
+	}
+	l.knee, l.kneeS, l.kneeSeen = k, s, true
+	l.kneeUntil = o.At.Add(kneeTTL)
+	if k <= cpuCeiling(o) {
+		l.class = CPUBound
+	} else {
+		l.class = Limited
+	}
+}
+
 // done records the decision as this tick's recommendation for the
-// stabilisation window (unless the idle path already recorded its need),
+// stabilisation window (unless the shrink path already recorded its need),
 // so that a shrink never undoes a recent growth before the window passes.
 func (l *law) done(o Observation, to int, why string) (int, string) {
 	if n := len(l.recs); n == 0 || !l.recs[n-1].at.Equal(o.At) {
 		l.recs = append(l.recs, rec{o.At, to})
+	}
+	if l.note != "" {
+		why = strings.TrimSuffix(l.note+why, "; ")
 	}
 	if to != o.Size && why == "" {
 		why = "adjust"

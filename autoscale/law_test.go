@@ -8,69 +8,180 @@ import (
 
 var t0 = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// pressured is an observation of a saturated pool of n with a backlog.
-func pressured(at time.Duration, n int, throughput float64, sched time.Duration, procs int) Observation {
-	return Observation{At: t0.Add(at), Window: time.Second, Size: n, Arrivals: 10000, Completions: 1000,
-		Lambda: 10000, Throughput: throughput, Busy: float64(n), BusyNow: n, Queue: 50,
-		Service: time.Millisecond, SchedP99: sched, GOMAXPROCS: procs}
+// saturated is an observation of a pool of n with every worker busy and a
+// backlog, serving x tasks a second of mean service time s, with λ
+// arriving.
+func saturated(at time.Duration, n int, lambda, x float64, s time.Duration) Observation {
+	return Observation{At: t0.Add(at), Window: 250 * time.Millisecond, Size: n,
+		Arrivals: uint64(lambda / 4), Completions: uint64(x / 4), Lambda: lambda, Throughput: x,
+		Busy: float64(n), BusyNow: n, Queue: 50, WaitP50: 10 * s, WaitP99: 20 * s, Service: s, GOMAXPROCS: 2}
 }
 
-// TestLawFindsCPUKnee: a growth step past GOMAXPROCS that buys nothing and
-// sends the scheduler latency up tenfold marks the work CPU-bound, reverts
-// to the knee, and from then on caps growth at ceil(1.5 × GOMAXPROCS),
-// following GOMAXPROCS when it changes.
-func TestLawFindsCPUKnee(t *testing.T) {
-	l := &law{cfg: defaultConfig(), class: Unknown}
-	to, why := l.decide(pressured(0, 2, 2000, 100*time.Microsecond, 2))
-	if to != 13 {
-		t.Fatalf("under pressure at 2: %d (%s), want 13 = ceil(λ·S₀/u) = ceil(10000×1ms/0.8)", to, why)
-	}
-	to, why = l.decide(pressured(time.Second, 13, 2050, 30*time.Millisecond, 2))
-	if to != 2 || l.class != CPUBound || !strings.Contains(why, "knee") {
-		t.Fatalf("after a step that bought nothing: %d (%s), class %s; want back to 2, cpu-bound", to, why, l.class)
-	}
-	l.knee = 0 // past the knee's lifetime, the CPU ceiling still holds
-	to, why = l.decide(pressured(2*time.Second, 2, 2000, 100*time.Microsecond, 2))
-	if to != 3 {
-		t.Fatalf("cpu-bound, pressure at 2 with GOMAXPROCS 2: %d (%s), want 3 = ceil(1.5×2)", to, why)
-	}
-	l.probe = nil
-	to, why = l.decide(pressured(3*time.Second, 3, 2000, 100*time.Microsecond, 1))
-	if to != 2 {
-		t.Fatalf("GOMAXPROCS down to 1 at size 3: %d (%s), want 2 = ceil(1.5×1)", to, why)
-	}
-}
-
-// TestLawKeepsGrowingIO: steps that keep paying mark the work I/O-bound,
-// and growth goes on past the CPU ceiling up to WithMax.
-func TestLawKeepsGrowingIO(t *testing.T) {
+func newLaw(max int) *law {
 	cfg := defaultConfig()
-	cfg.max = 64
-	l := &law{cfg: cfg, class: Unknown}
-	n, x := 2, 200.0
-	for i := 0; n < 64; i++ {
-		o := pressured(time.Duration(i)*time.Second, n, x, 50*time.Microsecond, 2)
-		o.Service = time.Duration(i+1) * time.Millisecond // S₀ stays 1ms: the need grows with λ
-		o.Lambda = 10000 * float64(i+1)
-		to, why := l.decide(o)
-		if to <= n || i > 5 {
-			t.Fatalf("step %d at %d: %d (%s), want growth", i, n, to, why)
+	cfg.max = max
+	return &law{cfg: cfg, class: Unknown}
+}
+
+// decideT fails the test unless the law moves to want, with a reason
+// containing sub.
+func decideT(t *testing.T, l *law, o Observation, want int, sub string) {
+	t.Helper()
+	to, why := l.decide(o)
+	if to != want || !strings.Contains(why, sub) {
+		t.Fatalf("at %d (x %.0f/s, S %v): %d (%q), want %d with %q", o.Size, o.Throughput, o.Service, to, why, want, sub)
+	}
+}
+
+// TestLawKneeFromAStepThatBoughtNothing: CPU-bound work on 2 CPUs. Little's
+// law asks for more workers; the step buys no throughput and the service
+// time doubles with the workers: the law goes back, then tests the knee
+// from below until a step down costs throughput, and calls the work
+// CPU-bound once the knee is within ceil(1.5 × GOMAXPROCS).
+func TestLawKneeFromAStepThatBoughtNothing(t *testing.T) {
+	l := newLaw(64)
+	ms := time.Millisecond
+	decideT(t, l, saturated(0, 4, 6000, 4000, ms), 8, "λ·S/u asks for 8")
+	decideT(t, l, saturated(250*ms, 8, 6000, 4000, 2*ms), 8, "") // one window is not a verdict
+	decideT(t, l, saturated(500*ms, 8, 6000, 4000, 2*ms), 4, "knee at 4")
+	if l.class != Limited || l.knee != 4 {
+		t.Fatalf("class %s, knee %d; want limited at 4 (above ceil(1.5×2))", l.class, l.knee)
+	}
+	decideT(t, l, saturated(750*ms, 4, 6000, 4000, ms), 3, "testing it from below at 3")
+	decideT(t, l, saturated(time.Second, 3, 6000, 3990, 750*time.Microsecond), 3, "knee at 3")
+	decideT(t, l, saturated(1250*ms, 3, 6000, 4000, 750*time.Microsecond), 2, "testing it from below at 2")
+	decideT(t, l, saturated(1500*ms, 2, 6000, 3950, 500*time.Microsecond), 2, "knee at 2")
+	if l.class != CPUBound {
+		t.Fatalf("class %s at knee 2 on 2 CPUs, want cpu-bound", l.class)
+	}
+	decideT(t, l, saturated(1750*ms, 2, 6000, 4000, 500*time.Microsecond), 1, "testing it from below at 1")
+	decideT(t, l, saturated(2*time.Second, 1, 6000, 2000, 500*time.Microsecond), 2, "lost 50%")
+	decideT(t, l, saturated(2250*ms, 2, 6000, 4000, 500*time.Microsecond), 2, "pressure at the knee 2")
+}
+
+// TestLawIgnoresSlowTasksThatScale: tasks slowed down by CPU load
+// elsewhere in the process (a service time far above its best) are not
+// CPU-bound as long as added workers buy throughput: the law keeps
+// growing to what Little's law asks, and calls the work I/O-bound.
+func TestLawIgnoresSlowTasksThatScale(t *testing.T) {
+	l := newLaw(64)
+	s := 30 * time.Millisecond // 20ms of downstream, 10ms of waiting for a CPU
+	n, lambda := 4, 800.0
+	for i := 0; ; i++ {
+		o := saturated(time.Duration(i)*250*time.Millisecond, n, lambda, float64(n)/s.Seconds(), s)
+		if o.Throughput >= lambda { // enough workers: the backlog drains
+			o.Throughput, o.Queue, o.Busy, o.BusyNow = lambda, 0, lambda*s.Seconds(), int(lambda*s.Seconds())
 		}
-		x *= float64(to) / float64(n) // each worker pays in full
+		to, why := l.decide(o)
+		if strings.Contains(why, "knee") {
+			t.Fatalf("step %d at %d: %q", i, n, why)
+		}
+		if to == n {
+			break
+		}
 		n = to
 	}
-	if l.class != IOBound || n != 64 {
-		t.Errorf("after paying steps: size %d, class %s; want 64, io-bound", n, l.class)
+	if n != 30 || l.class != IOBound {
+		t.Errorf("settled at %d, class %s; want 30 = ceil(800×30ms/0.8), io-bound", n, l.class)
 	}
+}
+
+// TestLawKneeFromAPartialGain: a step from 16 to 32 against a downstream
+// that serves 24 at once buys half a worker per added worker: the knee is
+// half way, at 24.
+func TestLawKneeFromAPartialGain(t *testing.T) {
+	l := newLaw(64)
+	ms := time.Millisecond
+	decideT(t, l, saturated(0, 16, 1500, 800, 20*ms), 38, "asks for 38") // ceil(1500×20ms/0.8)
+	l.probe.to = 32                                                      // as if the ceiling were 32
+	decideT(t, l, saturated(250*ms, 32, 1500, 1200, 26*ms), 32, "")
+	to, why := l.decide(saturated(500*ms, 32, 1500, 1200, 27*ms))
+	if to != 24 || !strings.Contains(why, "knee at 24") {
+		t.Fatalf("after the step: %d (%q), want 24", to, why)
+	}
+}
+
+// TestLawUnderPressureWithoutGrowthLeavesNoKnee: a step whose windows are
+// no longer saturated (the backlog drained) paid; no knee.
+func TestLawUnderPressureWithoutGrowthLeavesNoKnee(t *testing.T) {
+	l := newLaw(64)
+	ms := time.Millisecond
+	decideT(t, l, saturated(0, 8, 600, 400, 20*ms), 15, "asks for 15")
+	o := saturated(250*ms, 15, 600, 600, 20*ms)
+	o.Queue, o.Busy = 0, 12
+	l.decide(o)
+	if l.knee != 0 || l.probe != nil {
+		t.Errorf("knee %d, probe %v after a step that drained the queue", l.knee, l.probe)
+	}
+}
+
+// TestLawDropsKneeWhenWorkChanges: a service time 2.5 times the one the
+// knee was found at (a CPU phase gives way to I/O) drops the knee, and
+// growth goes on at once.
+func TestLawDropsKneeWhenWorkChanges(t *testing.T) {
+	l := newLaw(64)
+	l.setKnee(saturated(0, 2, 0, 0, 0), 2, 500*time.Microsecond)
+	decideT(t, l, saturated(250*time.Millisecond, 2, 960, 100, 20*time.Millisecond), 2, "the work changed")
+	if l.knee != 0 || l.class != Unknown {
+		t.Fatalf("knee %d, class %s after the work changed", l.knee, l.class)
+	}
+	decideT(t, l, saturated(500*time.Millisecond, 2, 960, 100, 20*time.Millisecond), 24, "asks for 24")
+}
+
+// TestLawKneeExpires: after kneeTTL a knee no longer caps growth, and
+// growth near it goes in small steps.
+func TestLawKneeExpires(t *testing.T) {
+	l := newLaw(64)
+	ms := time.Millisecond
+	l.setKnee(saturated(0, 16, 0, 0, 0), 16, 20*ms)
+	l.kneeDown = true
+	decideT(t, l, saturated(time.Second, 16, 1200, 800, 20*ms), 16, "pressure at the knee 16")
+	decideT(t, l, saturated(kneeTTL+time.Second, 16, 1200, 800, 20*ms), 18, "asks for 30") // 16 + 16/8
+}
+
+// TestLawHoldsOnAMomentaryQueue: a queue most tasks did not wait in, with
+// Little's law asking for no more workers, is no reason to grow.
+func TestLawHoldsOnAMomentaryQueue(t *testing.T) {
+	l := newLaw(64)
+	o := saturated(0, 10, 300, 300, 20*time.Millisecond) // needs ceil(7.5) = 8
+	o.WaitP50 = time.Millisecond
+	decideT(t, l, o, 10, "asks for only 8")
+}
+
+// TestLawShrinksToTheNeed: an under-used pool shrinks to the busy workers
+// over the target utilisation, a fifth of N at most per tick.
+func TestLawShrinksToTheNeed(t *testing.T) {
+	l := newLaw(64)
+	n := 8
+	var sizes []int
+	for i := range 8 {
+		o := Observation{At: t0.Add(time.Duration(i) * 250 * time.Millisecond), Size: n, Busy: 1.7, Lambda: 100,
+			Throughput: 100, Service: 17 * time.Millisecond, GOMAXPROCS: 2}
+		n, _ = l.decide(o)
+		sizes = append(sizes, n)
+	}
+	if want := []int{6, 4, 3, 3, 3, 3, 3, 3}; !equal(sizes, want) {
+		t.Errorf("sizes %v, want %v", sizes, want)
+	}
+}
+
+func equal(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // TestLawMemoryGuard: no growth while the live heap is above 90% of the
 // soft memory limit.
 func TestLawMemoryGuard(t *testing.T) {
-	l := &law{cfg: defaultConfig(), class: Unknown}
-	o := pressured(0, 4, 4000, 0, 2)
+	l := newLaw(0)
+	o := saturated(0, 4, 6000, 4000, time.Millisecond)
 	o.MemLimit, o.HeapLive = 1000, 950
-	if to, why := l.decide(o); to != 4 || !strings.Contains(why, "memory limit") {
-		t.Errorf("near the memory limit: %d (%s), want 4 held for memory", to, why)
-	}
+	decideT(t, l, o, 4, "memory limit")
 }

@@ -4,22 +4,26 @@ import (
 	"math/bits"
 	"sync/atomic"
 	"time"
+
+	"github.com/poolkit/poolkit/pool"
 )
 
-// Meter records what the controller needs to know about each task: when
-// it was submitted, when it started and how long it ran, and which
-// submissions failed. Wrap every task you submit, and call Reject for each
-// submission the pool refused or that timed out. All methods are safe for
-// concurrent use; Wrap costs two clock reads and a few atomic adds per
-// task, and no lock.
+// Meter measures the tasks of a pool that does not measure itself (ants,
+// pond, tunny and the like, through package compat): wrap every task you
+// submit, and call Reject for each submission the pool refused. A
+// controller whose target is a poolkit pool reads the pool's own
+// measurements instead (see SelfMeasuring), and its Meter is not read.
+//
+// All methods are safe for concurrent use; Wrap costs two clock reads and
+// a few atomic adds per task, and no lock.
 type Meter struct {
-	arrivals   atomic.Uint64
-	started    atomic.Uint64
-	completed  atomic.Uint64
-	rejected   atomic.Uint64
-	busy       atomic.Int64
-	serviceSum atomic.Int64 // nanoseconds of completed service
-	wait       histogram
+	arrivals  atomic.Uint64
+	started   atomic.Uint64
+	completed atomic.Uint64
+	rejected  atomic.Uint64
+	busy      atomic.Int64
+	wait      meterHistogram
+	service   meterHistogram
 }
 
 // Wrap returns task instrumented for the meter. Call it just before
@@ -33,7 +37,7 @@ func (m *Meter) Wrap(task func()) func() {
 		m.wait.record(start.Sub(arrived))
 		m.busy.Add(1)
 		defer func() {
-			m.serviceSum.Add(int64(time.Since(start)))
+			m.service.record(time.Since(start))
 			m.busy.Add(-1)
 			m.completed.Add(1)
 		}()
@@ -41,71 +45,55 @@ func (m *Meter) Wrap(task func()) func() {
 	}
 }
 
-// Reject records a submission that was wrapped but not accepted (the pool
-// returned an overload or closed error), or work that timed out. The
-// controller treats rejections as the loss signal of AIMD.
+// Reject records a submission that was wrapped but not accepted: the pool
+// returned an overload or closed error. The task will never start.
 func (m *Meter) Reject() {
 	m.rejected.Add(1)
 	m.started.Add(1) // it will never start: keep the queue length honest
 }
 
-// reading is a snapshot of a Meter's counters.
-type reading struct {
-	arrivals, started, completed, rejected uint64
-	busy                                   int64
-	serviceSum                             int64
-	wait                                   [histBuckets]uint64
-}
-
 func (m *Meter) read() reading {
 	r := reading{
-		completed:  m.completed.Load(),
-		serviceSum: m.serviceSum.Load(),
-		rejected:   m.rejected.Load(),
-		busy:       m.busy.Load(),
+		completed: m.completed.Load(),
+		rejected:  m.rejected.Load(),
+		busy:      m.busy.Load(),
+		service:   m.service.snapshot(),
 	}
-	r.started = m.started.Load()
+	started := m.started.Load()
 	r.arrivals = m.arrivals.Load()
-	for i := range r.wait {
-		r.wait[i] = m.wait.b[i].Load()
+	r.wait = m.wait.snapshot()
+	if q := int64(r.arrivals) - int64(started); q > 0 {
+		r.queue = int(q)
 	}
 	return r
 }
 
-// histBuckets log2 buckets of nanoseconds cover up to about 584 years.
-const histBuckets = 64
-
-// histogram counts durations in power-of-two buckets of nanoseconds:
-// bucket i holds durations in [2^(i-1), 2^i).
-type histogram struct{ b [histBuckets]atomic.Uint64 }
-
-func (h *histogram) record(d time.Duration) {
-	if d < 0 {
-		d = 0
-	}
-	h.b[bits.Len64(uint64(d))].Add(1)
+// meterHistogram records durations in pool.Histogram's buckets, from any
+// number of goroutines.
+type meterHistogram struct {
+	counts [pool.HistogramBuckets]atomic.Uint64
+	count  atomic.Uint64
+	sum    atomic.Int64
 }
 
-// quantile returns the q-quantile of the counts in delta, as the upper
-// bound of the bucket it falls in (so it errs towards longer waits).
-func quantile(delta *[histBuckets]uint64, q float64) time.Duration {
-	var total uint64
-	for _, c := range delta {
-		total += c
+// meterBucket is the pool.Histogram bucket of d: bucket i ends at
+// pool.HistogramBound(i) = 2^(i+10) ns (checked by TestMeterBuckets).
+func meterBucket(d time.Duration) int {
+	return min(bits.Len64(uint64(max(d, 0))>>10), pool.HistogramBuckets-1)
+}
+
+func (h *meterHistogram) record(d time.Duration) {
+	h.counts[meterBucket(d)].Add(1)
+	h.sum.Add(int64(max(d, 0)))
+	h.count.Add(1)
+}
+
+func (h *meterHistogram) snapshot() pool.Histogram {
+	var s pool.Histogram
+	s.Count = h.count.Load()
+	s.Sum = time.Duration(h.sum.Load())
+	for i := range s.Counts {
+		s.Counts[i] = h.counts[i].Load()
 	}
-	if total == 0 {
-		return 0
-	}
-	rank := uint64(q*float64(total-1)) + 1
-	var seen uint64
-	for i, c := range delta {
-		seen += c
-		if seen >= rank {
-			if i == 0 {
-				return 0
-			}
-			return time.Duration(uint64(1) << i)
-		}
-	}
-	return time.Duration(1<<63 - 1)
+	return s
 }

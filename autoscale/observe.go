@@ -1,11 +1,12 @@
 package autoscale
 
 import (
-	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
+
+	"github.com/poolkit/poolkit/pool"
 )
 
 // Observation is what the controller saw in one window.
@@ -14,15 +15,17 @@ type Observation struct {
 	Window time.Duration
 	Size   int // the capacity during the window
 
-	Arrivals, Completions, Rejections uint64  // in the window
-	Lambda, Throughput                float64 // per second
+	// Arrivals counts submissions, accepted or not; Rejections the ones
+	// the pool refused (or, through a Meter, that failed). Completions
+	// counts tasks that finished. All in the window.
+	Arrivals, Completions, Rejections uint64
+	Lambda, Throughput                float64 // arrivals and completions per second
 	Busy                              float64 // average busy workers
 	BusyNow                           int     // busy workers at the end
 	Queue                             int     // submitted, not yet started, at the end
 	WaitP50, WaitP99                  time.Duration
 	Service                           time.Duration // mean service time of completed tasks
 
-	SchedP99   time.Duration // the runtime's run-queue latency, p99 over the window
 	GOMAXPROCS int
 	HeapLive   uint64 // bytes
 	MemLimit   uint64 // the soft memory limit; math.MaxInt64 when unset
@@ -36,38 +39,33 @@ func (o Observation) Utilization() float64 {
 	return o.Busy / float64(o.Size)
 }
 
-// Observer turns a Meter's readings and the runtime's metrics into one
+// Saturated reports whether the window measured the pool's capacity
+// rather than its load: tasks queued at its end and nine tenths or more of
+// the workers busy throughout. Only then does throughput say what the
+// workers can do.
+func (o Observation) Saturated() bool {
+	return o.Queue > 0 && o.Busy >= 0.9*float64(o.Size) && o.Completions > 0
+}
+
+// Observer turns a pool's measurements and the runtime's metrics into one
 // Observation per window. A Controller has one; build your own to feed a
 // control law of your own. Not safe for concurrent use.
 type Observer struct {
-	m        *Meter
-	prev     reading
-	prevAt   time.Time
-	samples  []metrics.Sample
-	prevSchd []uint64
+	src     source
+	prev    reading
+	prevAt  time.Time
+	samples []metrics.Sample
 }
 
-const (
-	schedMetric = "/sched/latencies:seconds"
-	heapMetric  = "/gc/heap/live:bytes"
-)
+const heapMetric = "/gc/heap/live:bytes"
 
 // NewObserver returns an observer of m whose first window starts now.
 func NewObserver(m *Meter) *Observer { return newObserver(m, time.Now()) }
 
-func newObserver(m *Meter, now time.Time) *Observer {
-	o := &Observer{m: m, prev: m.read(), prevAt: now,
-		samples: []metrics.Sample{{Name: schedMetric}, {Name: heapMetric}}}
-	metrics.Read(o.samples)
-	o.prevSchd = schedCounts(o.samples[0])
+func newObserver(src source, now time.Time) *Observer {
+	o := &Observer{src: src, prev: src.read(), prevAt: now,
+		samples: []metrics.Sample{{Name: heapMetric}}}
 	return o
-}
-
-func schedCounts(s metrics.Sample) []uint64 {
-	if s.Value.Kind() != metrics.KindFloat64Histogram {
-		return nil
-	}
-	return append([]uint64(nil), s.Value.Float64Histogram().Counts...)
 }
 
 // Observe closes the window that started at the previous call (or at
@@ -75,40 +73,36 @@ func schedCounts(s metrics.Sample) []uint64 {
 func (o *Observer) Observe(size int) Observation { return o.observe(time.Now(), size) }
 
 func (o *Observer) observe(now time.Time, size int) Observation {
-	r := o.m.read()
+	r := o.src.read()
 	win := now.Sub(o.prevAt)
 	obs := Observation{At: now, Window: win, Size: size, GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	obs.Arrivals = r.arrivals - o.prev.arrivals
 	obs.Completions = r.completed - o.prev.completed
 	obs.Rejections = r.rejected - o.prev.rejected
+	service := r.service.Sub(o.prev.service)
 	if secs := win.Seconds(); secs > 0 {
 		obs.Lambda = float64(obs.Arrivals) / secs
 		obs.Throughput = float64(obs.Completions) / secs
-		obs.Busy = float64(r.serviceSum-o.prev.serviceSum) / float64(win)
+		obs.Busy = float64(service.Sum) / float64(win)
 	}
 	obs.BusyNow = int(r.busy)
-	// Tasks in progress at either end of the window ran in it too.
-	obs.Busy = max(obs.Busy, float64(r.busy))
-	if q := int64(r.arrivals) - int64(r.started); q > 0 {
-		obs.Queue = int(q)
+	// Busy counts the service of the tasks that completed in the window,
+	// which is the window's average while tasks are short against it.
+	// When fewer completed than are running (tasks as long as the window,
+	// or starting after an idle spell), the tasks in progress ran in it
+	// too: count them.
+	if obs.Completions < uint64(max(r.busy, 0)) {
+		obs.Busy = max(obs.Busy, float64(r.busy))
 	}
-	if obs.Completions > 0 {
-		obs.Service = time.Duration((r.serviceSum - o.prev.serviceSum) / int64(obs.Completions))
-	}
-	var delta [histBuckets]uint64
-	for i := range delta {
-		delta[i] = r.wait[i] - o.prev.wait[i]
-	}
-	obs.WaitP50 = quantile(&delta, 0.5)
-	obs.WaitP99 = quantile(&delta, 0.99)
+	obs.Queue = r.queue
+	obs.Service = service.Mean()
+	wait := r.wait.Sub(o.prev.wait)
+	obs.WaitP50 = wait.Quantile(0.5)
+	obs.WaitP99 = wait.Quantile(0.99)
 
 	metrics.Read(o.samples)
-	if counts := schedCounts(o.samples[0]); counts != nil && len(counts) == len(o.prevSchd) {
-		obs.SchedP99 = schedQuantile(o.samples[0].Value.Float64Histogram().Buckets, counts, o.prevSchd, 0.99)
-		o.prevSchd = counts
-	}
-	if o.samples[1].Value.Kind() == metrics.KindUint64 {
-		obs.HeapLive = o.samples[1].Value.Uint64()
+	if o.samples[0].Value.Kind() == metrics.KindUint64 {
+		obs.HeapLive = o.samples[0].Value.Uint64()
 	}
 	obs.MemLimit = uint64(debug.SetMemoryLimit(-1)) // a negative limit only reads it
 
@@ -116,27 +110,40 @@ func (o *Observer) observe(now time.Time, size int) Observation {
 	return obs
 }
 
-// schedQuantile returns the q-quantile of the difference between two
-// readings of a runtime/metrics histogram.
-func schedQuantile(buckets []float64, now, before []uint64, q float64) time.Duration {
-	var total uint64
-	for i := range now {
-		total += now[i] - before[i]
+// reading is a snapshot of a source's counters.
+type reading struct {
+	arrivals, completed, rejected uint64
+	busy                          int64
+	queue                         int
+	wait, service                 pool.Histogram
+}
+
+// source is what an Observer reads: a Meter, or a pool that measures
+// itself.
+type source interface{ read() reading }
+
+// SelfMeasuring is a target that measures its own tasks, as poolkit's
+// pool.Pool and pool.FuncPool do: the controller switches its timings on
+// and reads them, with its counters, instead of a Meter.
+type SelfMeasuring interface {
+	Stats() pool.Stats
+	Timings() pool.Timings
+	SetTimings(enabled bool)
+}
+
+// poolSource reads a self-measuring pool.
+type poolSource struct{ p SelfMeasuring }
+
+func (s poolSource) read() reading {
+	t := s.p.Timings()
+	st := s.p.Stats()
+	return reading{
+		arrivals:  st.Submitted + st.Rejected,
+		completed: st.Completed,
+		rejected:  st.Rejected,
+		busy:      int64(st.Running),
+		queue:     st.Waiting,
+		wait:      t.Wait,
+		service:   t.Service,
 	}
-	if total == 0 {
-		return 0
-	}
-	rank := uint64(q*float64(total-1)) + 1
-	var seen uint64
-	for i := range now {
-		seen += now[i] - before[i]
-		if seen >= rank {
-			upper := buckets[i+1]
-			if math.IsInf(upper, 1) {
-				upper = buckets[i]
-			}
-			return time.Duration(upper * float64(time.Second))
-		}
-	}
-	return 0
 }

@@ -3,6 +3,7 @@ package autoscale
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -25,6 +26,7 @@ type config struct {
 	backoff        float64 // β
 	logSize        int
 	memoryHeadroom float64 // stop growing above this fraction of the memory limit
+	logger         *slog.Logger
 }
 
 func defaultConfig() config {
@@ -127,6 +129,21 @@ func WithLogSize(n int) Option {
 			return invalid("log size %d is below 1", n)
 		}
 		c.logSize = n
+		return nil
+	}
+}
+
+// WithLogger makes the controller write every decision it logs (see
+// Controller.Log) as a structured record to l: a resize at Info, a failed
+// one at Error, a hold with a reason at Debug, each with the sizes (from,
+// to), the reason, what it has learned (class, knee) and the observation
+// behind it. A nil l is an error.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return invalid("nil logger")
+		}
+		c.logger = l
 		return nil
 	}
 }

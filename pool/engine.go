@@ -150,9 +150,27 @@ import (
 // while holding mu: wake channels are buffered and a parked worker gets at
 // most one token per park, a waiter's done channel likewise; the only wait
 // under mu is C1's for a claimed push, which needs no lock to finish.
+//
+// Timings (timings.go). What moves through the rules above is a unit[E]:
+// the value and its stamp, the clock reading taken when it was accepted,
+// 0 when timings were off then. Whatever hands a unit over (T1-T3),
+// queues it, puts it back at the front (S2, marking the stamp late),
+// keeps it as an overflow entry (marking it late) or with a blocked
+// submitter, or moves it to the front at a close (C1) moves the stamp
+// with it; only
+// admitWaiters stamps a blocked submitter's unit again, when it is
+// accepted. Whoever starts a worker (startLocked, T1-T9) tells it, with
+// the slot, since when the work it is started for has been available: the
+// stamp of the unit it hands over or has just queued, a clock reading (a
+// grow, a close), the notifier's own lastEnd (W2), or unknown. A worker
+// reads the timings flag once per unit, as it starts it, and records into
+// histograms that only it writes (worker.go); exitLocked folds them into
+// e.mu.timings under mu, as it does completed. No rule above depends on
+// the stamps: they are data, and the timing path takes no lock and writes
+// no word another goroutine writes.
 type engine[E any] struct {
 	gate     gate
-	q        queue[E]
+	q        queue[unit[E]]
 	spinning atomic.Int32 // workers holding a slot while looking for work
 	_        [60]byte
 	waitersN atomic.Int64 // blocked submitters, including ones registering
@@ -160,7 +178,10 @@ type engine[E any] struct {
 	_        [48]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
-	cfg config
+	// timings says whether units are timed (timings.go): read once when a
+	// unit is accepted, to stamp it, and once when a worker starts it.
+	timings atomic.Bool
+	cfg     config
 
 	// spare recycles waiters: under sustained backpressure every blocked
 	// Submit needs one, and allocating them dominated the I/O benchmark's
@@ -194,16 +215,29 @@ type engine[E any] struct {
 		closing       bool        // close is under way: the life cannot end in its middle
 		direct        uint64      // units handed straight to a worker, bypassing the queue
 		completed     uint64      // completed by workers that have exited
+		timings       Timings     // recorded by workers that have exited
 		purging       bool        // the purger is armed or running
 		purger        *time.Timer // runs purge; nil until first armed
 	}
 }
 
+// unit is a unit as the engine carries it from acceptance to its start:
+// the value run is called with, and the clock reading taken when it was
+// submitted (clock, timings.go), or 0 if timings were off then. Every
+// place that holds an accepted unit holds it as a unit[E]: a worker's
+// hand-over (worker.task), the queue, the front, and the waiters (blocked
+// submitters and overflow entries); only run and ReleaseNow see the bare
+// value.
+type unit[E any] struct {
+	v  E
+	at int64
+}
+
 // queued is a unit with its queue position, which orders it among all the
 // units ever queued.
 type queued[E any] struct {
-	pos  uint64
-	unit E
+	pos uint64
+	u   unit[E]
 }
 
 // Spinning trades a little CPU for not having to wake a parked goroutine
@@ -227,8 +261,9 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 		n = max(n, size)
 	}
 	e.mu.Lock()
+	e.timings.Store(cfg.timings)
 	for range min(n, size) {
-		e.spawnLocked(false, *new(E), false)
+		e.spawnLocked(false, unit[E]{}, false, noEnd)
 	}
 	e.mu.Unlock()
 }
@@ -240,22 +275,26 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 // is handed straight to a worker (T1), so it never takes room in the queue
 // (with capacity 1 and a queue of 1, a second task must still fit).
 // Otherwise t goes on the queue, and W1 makes sure somebody takes it.
+//
+// With timings on, t is stamped with the clock first, once: the stamp
+// travels with it on every path below, the slow ones included (timings.go).
 func (e *engine[E]) submit(ctx context.Context, t E) error {
+	u := unit[E]{v: t, at: e.stamp()}
 	if e.waitersN.Load() == 0 {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
 			hook(hkSubmitDirect)
 			e.mu.Lock()
-			e.startLocked(t, true)
+			e.startLocked(u, true, since(u.at))
 			e.mu.Unlock()
 			return nil
 		}
 		hook(hkSubmitQueue)
-		if e.q.push(t) {
-			e.notify()
+		if e.q.push(u) {
+			e.notify(since(u.at))
 			return nil
 		}
 	}
-	return e.submitSlow(ctx, t)
+	return e.submitSlow(ctx, u)
 }
 
 // hasWork reports whether a unit is at the front or in the queue (or being
@@ -266,25 +305,26 @@ func (e *engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0
 // spins, take a free slot and start a worker to take the unit (T4). It
 // uses gate.acquire, which fails on a closed engine: a unit queued before
 // the close is covered by the close's drainers (C1), and a worker started
-// after the life ended would outlive it.
-func (e *engine[E]) notify() {
+// after the life ended would outlive it. since is when the work the worker
+// is started for became available, for its timings (startLocked).
+func (e *engine[E]) notify(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() > 0 || !e.gate.acquire() {
 		return
 	}
 	e.mu.Lock()
-	e.startLocked(*new(E), false)
+	e.startLocked(unit[E]{}, false, since)
 	e.mu.Unlock()
 }
 
-func (e *engine[E]) notifyLocked() {
+func (e *engine[E]) notifyLocked(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() == 0 && e.gate.acquire() {
-		e.startLocked(*new(E), false)
+		e.startLocked(unit[E]{}, false, since)
 	}
 }
 
-func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
+func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	if e.run == nil {
 		return errNotInitialised
 	}
@@ -297,7 +337,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 		}
 		runtime.Gosched()
 		if e.q.push(t) {
-			e.notify()
+			e.notify(since(t.at))
 			return nil
 		}
 	}
@@ -314,13 +354,13 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	if e.mu.waiters.n == 0 {
 		if e.q.push(t) {
 			e.waitersN.Add(-1)
-			e.notifyLocked()
+			e.notifyLocked(since(t.at))
 			e.mu.Unlock()
 			return nil
 		}
 		if e.gate.acquire() { // T2
 			e.waitersN.Add(-1)
-			e.startLocked(t, true)
+			e.startLocked(t, true, since(t.at))
 			e.mu.Unlock()
 			return nil
 		}
@@ -328,8 +368,10 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	if e.cfg.unbounded {
 		// The unit is accepted now and waits in the list, in order, as an
 		// overflow entry: the room-makers admit it exactly as they admit a
-		// blocked submitter's (W4), and nobody waits for the outcome.
-		w := e.getWaiter(t)
+		// blocked submitter's (W4), and nobody waits for the outcome. It
+		// keeps its stamp, marked late: it becomes available to workers
+		// only when admitted, so its start cannot be inferred.
+		w := e.getWaiter(t.late())
 		w.accepted = true
 		e.mu.waiters.pushBack(w)
 		hook(hkBlock)
@@ -355,7 +397,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 			e.mu.waiters.remove(w)
 			e.waitersN.Add(-1)
 			e.mu.Unlock()
-			w.task = *new(E)
+			w.task = unit[E]{}
 			e.spare.Put(w)
 			e.rejected.Add(1)
 			return ctx.Err()
@@ -372,7 +414,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t E) error {
 	return err
 }
 
-func (e *engine[E]) getWaiter(t E) *waiter[E] {
+func (e *engine[E]) getWaiter(t unit[E]) *waiter[E] {
 	w, _ := e.spare.Get().(*waiter[E])
 	if w == nil {
 		w = &waiter[E]{done: make(chan struct{}, 1)}
@@ -394,20 +436,25 @@ func (e *engine[E]) settleLocked(w *waiter[E]) {
 }
 
 // admitWaiters moves blocked submitters' units into the room that has
-// just been freed, oldest first, and wakes them (W4).
+// just been freed, oldest first, and wakes them (W4). A blocked
+// submitter's unit is accepted now, so it is stamped now (an overflow
+// entry was accepted, and stamped, when submitted).
 func (e *engine[E]) admitWaiters() {
 	e.mu.Lock()
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 		hook(hkAdmitWaiter)
-		if e.q.push(w.task) {
+		t := w.task
+		if !w.accepted {
+			t.at = e.stamp()
+		}
+		if e.q.push(t) {
 			e.settleLocked(w)
-			e.notifyLocked()
+			e.notifyLocked(since(t.at))
 			continue
 		}
 		if e.gate.acquire() { // T3
-			t := w.task
 			e.settleLocked(w)
-			e.startLocked(t, true)
+			e.startLocked(t, true, since(t.at))
 			continue
 		}
 		break
@@ -419,8 +466,10 @@ func (e *engine[E]) admitWaiters() {
 // is already given back. The unit goes to the front, in queue order, and
 // W1 applies; a slot is taken with acquireDraining (T9) because the unit
 // was accepted, and the caller, still a live worker, keeps the life from
-// ending meanwhile (C2).
-func (e *engine[E]) deferStart(t E, pos uint64) {
+// ending meanwhile (C2). The unit's stamp is marked late: it waits now for
+// room, so its start cannot be inferred.
+func (e *engine[E]) deferStart(t unit[E], pos uint64) {
+	t = t.late()
 	e.mu.Lock()
 	i := len(e.mu.front)
 	for i > 0 && e.mu.front[i-1].pos > pos {
@@ -428,27 +477,27 @@ func (e *engine[E]) deferStart(t E, pos uint64) {
 	}
 	e.mu.front = append(e.mu.front, queued[E]{})
 	copy(e.mu.front[i+1:], e.mu.front[i:])
-	e.mu.front[i] = queued[E]{pos: pos, unit: t}
+	e.mu.front[i] = queued[E]{pos: pos, u: t}
 	e.frontN.Add(1)
 	hook(hkDeferred)
 	if e.spinning.Load() == 0 && e.gate.acquireDraining() {
-		e.startLocked(*new(E), false)
+		e.startLocked(unit[E]{}, false, unknownEnd)
 	}
 	e.mu.Unlock()
 }
 
 // takeFront takes the oldest unit at the front, if any.
-func (e *engine[E]) takeFront() (E, uint64, bool) {
+func (e *engine[E]) takeFront() (unit[E], uint64, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.mu.front) == 0 {
-		return *new(E), 0, false
+		return unit[E]{}, 0, false
 	}
 	q := e.mu.front[0]
 	if q.pos >= e.q.head.Load() && e.q.len() > 0 {
 		// An overflow entry moved here by a close (C1) is newer than
 		// everything still queued: it waits its turn.
-		return *new(E), 0, false
+		return unit[E]{}, 0, false
 	}
 	e.mu.front[0] = queued[E]{}
 	e.mu.front = e.mu.front[1:]
@@ -456,12 +505,12 @@ func (e *engine[E]) takeFront() (E, uint64, bool) {
 		e.mu.front = nil
 	}
 	e.frontN.Add(-1)
-	return q.unit, q.pos, true
+	return q.u, q.pos, true
 }
 
 // take takes the next unit: from the front, which holds the oldest, then
 // from the queue.
-func (e *engine[E]) take() (E, uint64, bool) {
+func (e *engine[E]) take() (unit[E], uint64, bool) {
 	if e.frontN.Load() > 0 {
 		if t, pos, ok := e.takeFront(); ok {
 			return t, pos, true
@@ -489,9 +538,11 @@ func (e *engine[E]) resize(n int) error {
 	e.mu.Lock()
 	if n > old {
 		// Grow is prompt: start workers for the waiting work now rather
-		// than when a running task finishes (T5).
+		// than when a running task finishes (T5). The work has waited
+		// until now.
+		now := e.now()
 		for pending := e.q.len() + int(e.frontN.Load()); pending > 0 && e.gate.acquire(); pending-- {
-			e.startLocked(*new(E), false)
+			e.startLocked(unit[E]{}, false, now)
 		}
 	} else {
 		// Shrink never touches running tasks; idle workers beyond the new
@@ -528,7 +579,7 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 		late := e.q.pushed()
 		for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 			if w.accepted {
-				e.mu.front = append(e.mu.front, queued[E]{pos: late, unit: w.task})
+				e.mu.front = append(e.mu.front, queued[E]{pos: late, u: w.task})
 				e.frontN.Add(1)
 				late++
 				e.settleLocked(w)
@@ -539,9 +590,10 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 		}
 		if !abandon {
 			// Accepted work with no slot holder to run it gets drainers
-			// (T6).
+			// (T6), for work that has waited until now.
+			now := e.now()
 			for pending := e.q.len() + len(e.mu.front); pending > 0 && e.gate.acquireDraining(); pending-- {
-				e.startLocked(*new(E), false)
+				e.startLocked(unit[E]{}, false, now)
 			}
 		}
 		for e.mu.idle.len() > 0 {
@@ -552,21 +604,22 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 	var out []E
 	if abandon {
 		hook(hkCloseDrain)
-		// Oldest first: units put back, the queue, then overflow entries.
+		// Oldest first: units put back, the queue, then overflow entries;
+		// the caller gets the bare values, their stamps dropped.
 		head := e.q.head.Load()
 		i := 0
 		for ; i < len(e.mu.front) && e.mu.front[i].pos < head; i++ {
-			out = append(out, e.mu.front[i].unit)
+			out = append(out, e.mu.front[i].u.v)
 		}
 		for {
-			t, ok := e.q.popSealed()
+			u, ok := e.q.popSealed()
 			if !ok {
 				break
 			}
-			out = append(out, t)
+			out = append(out, u.v)
 		}
 		for _, q := range e.mu.front[i:] {
-			out = append(out, q.unit)
+			out = append(out, q.u.v)
 		}
 		e.frontN.Add(-int64(len(e.mu.front)))
 		e.mu.front = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -117,4 +118,33 @@ func ExamplePool_ReleaseNow() {
 	_ = p.ReleaseContext(context.Background())
 	fmt.Println(len(back), p.Stats().Completed)
 	// Output: 3 1
+}
+
+func ExamplePool_Timings() {
+	p, _ := pool.New(2, pool.WithTimings())
+	for range 10 {
+		if err := p.Submit(func() { time.Sleep(time.Millisecond) }); err != nil {
+			panic(err)
+		}
+	}
+	if err := p.ReleaseTimeout(time.Minute); err != nil {
+		panic(err)
+	}
+	t := p.Timings()
+	// Every task is counted once in each histogram; each slept a
+	// millisecond, so even the shortest service is at least that.
+	fmt.Println(t.Wait.Count, t.Service.Count)
+	fmt.Println(t.Service.Quantile(0) >= time.Millisecond, t.Service.Mean() >= time.Millisecond)
+
+	// SetTimings(false) stops the recording and keeps what was recorded;
+	// Sub gives what happened between two snapshots.
+	p.Reboot()
+	p.SetTimings(false)
+	_ = p.Submit(func() {})
+	_ = p.ReleaseTimeout(time.Minute)
+	fmt.Println(p.Timings().Service.Sub(t.Service).Count)
+	// Output:
+	// 10 10
+	// true true
+	// 0
 }

@@ -36,6 +36,7 @@ type config struct {
 	preAlloc     bool
 	minWorkers   int
 	panicHandler func(any)
+	timings      bool
 	logf         func(msg string, args ...any) // structured: msg, then key/value pairs
 }
 
@@ -166,6 +167,14 @@ func WithMinWorkers(n int) Option {
 // Either way the panic is counted in Stats.
 func WithPanicHandler(h func(any)) Option {
 	return func(c *config) error { c.panicHandler = h; return nil }
+}
+
+// WithTimings makes the pool time its tasks from construction on: how long
+// each waits to start and how long it runs, reported by Timings. It is
+// SetTimings(true) from the start; see SetTimings for what is measured and
+// what it costs.
+func WithTimings() Option {
+	return func(c *config) error { c.timings = true; return nil }
 }
 
 // WithLogger sets an ants-style logger for the pool's own reports (panics

@@ -74,9 +74,17 @@ func TestZeroValuePool(t *testing.T) {
 	if p.Cap() != 0 || p.Running() != 0 || p.Waiting() != 0 || p.IsClosed() || p.ReleaseNow() != nil {
 		t.Error("zero Pool reports state")
 	}
+	p.SetTimings(true)
+	if p.Timings() != (pool.Timings{}) {
+		t.Error("zero Pool reports timings")
+	}
 	var f pool.FuncPool[int]
 	if err := f.Invoke(1); err == nil {
 		t.Error("Invoke on zero FuncPool = nil, want an error")
+	}
+	f.SetTimings(true)
+	if f.Timings() != (pool.Timings{}) {
+		t.Error("zero FuncPool reports timings")
 	}
 }
 

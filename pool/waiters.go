@@ -4,9 +4,10 @@ package pool
 // its task, so that whoever frees room can admit the task on the waiter's
 // behalf and then wake it with the outcome. With an unbounded queue the
 // submitter does not wait: its task is accepted, and the waiter is an
-// overflow entry that nobody waits on (accepted).
+// overflow entry that nobody waits on (accepted). The task keeps the
+// stamp it was submitted with (engine.go, Timings).
 type waiter[E any] struct {
-	task       E
+	task       unit[E]
 	err        error         // the outcome, written before done is signalled
 	done       chan struct{} // buffered: signalling never blocks the signaller
 	prev, next *waiter[E]
@@ -50,8 +51,7 @@ func (l *waitList[E]) remove(w *waiter[E]) {
 // finish removes w and wakes it with err.
 func (l *waitList[E]) finish(w *waiter[E], err error) {
 	l.remove(w)
-	var zero E
-	w.task = zero
+	w.task = unit[E]{}
 	w.err = err
 	w.done <- struct{}{}
 }

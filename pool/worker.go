@@ -16,7 +16,7 @@ type worker[E any] struct {
 
 	// Set by the waker under e.mu before the token is sent; read by the
 	// worker after receiving it.
-	task    E
+	task    unit[E]
 	hasTask bool
 	// retired is set with the token by whoever took the worker out of the
 	// books (close, a shrink, the purger): woken with it, the goroutine
@@ -38,13 +38,25 @@ type worker[E any] struct {
 	handled bool
 
 	completed atomic.Uint64 // written only by the worker's goroutine
+
+	// The worker's timings (timings.go), written only by its goroutine,
+	// except lastEnd, which its waker sets too, like task.
+	//
+	// lastEnd is a time no later than the start of the worker's next
+	// unit, from which that start is inferred: the clock reading at the
+	// end of its last unit, or, once woken, since when the work it was
+	// woken for has been available (startLocked); noEnd when any stamp
+	// will do, unknownEnd when it is not known (its last unit was not
+	// timed, or panicked).
+	lastEnd       int64
+	wait, service histogramRec
 }
 
 // spawnLocked starts a worker goroutine; with slot set, the caller has
-// taken a gate slot for it, and with has set, t is its first unit.
-// Requires e.mu.
-func (e *engine[E]) spawnLocked(slot bool, t E, has bool) {
-	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all)}
+// taken a gate slot for it, and with has set, t is its first unit. since
+// is its lastEnd (startLocked). Requires e.mu.
+func (e *engine[E]) spawnLocked(slot bool, t unit[E], has bool, since int64) {
+	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all), lastEnd: since}
 	w.task, w.hasTask = t, has
 	e.mu.all = append(e.mu.all, w)
 	e.mu.live++
@@ -56,18 +68,23 @@ func (e *engine[E]) spawnLocked(slot bool, t E, has bool) {
 
 // startLocked puts a worker to work on a slot the caller has taken: a
 // parked one if there is one, else a new one. With has set, t is the first
-// unit it runs. Requires e.mu.
-func (e *engine[E]) startLocked(t E, has bool) {
+// unit it runs. since says when the work it is started for became
+// available, which is when it can start it (timings.go): the stamp of the
+// unit handed over or just queued, the time of a grow or a close that
+// starts workers for waiting work, unknownEnd when the caller has no clock
+// reading (the worker then reads the clock when it starts a timed unit).
+// Requires e.mu.
+func (e *engine[E]) startLocked(t unit[E], has bool, since int64) {
 	if has {
 		e.mu.direct++
 	}
 	if e.mu.idle.len() > 0 {
 		w := e.mu.idle.pop()
-		w.task, w.hasTask = t, has
+		w.task, w.hasTask, w.lastEnd = t, has, since
 		w.wake <- struct{}{}
 		return
 	}
-	e.spawnLocked(true, t, has)
+	e.spawnLocked(true, t, has, since)
 }
 
 // retireLocked takes a worker that has just been removed from the idle
@@ -90,6 +107,8 @@ func (e *engine[E]) exitLocked(w *worker[E]) {
 	e.mu.all[last] = nil
 	e.mu.all = e.mu.all[:last]
 	e.mu.completed += w.completed.Load()
+	w.wait.addTo(&e.mu.timings.Wait)
+	w.service.addTo(&e.mu.timings.Service)
 	e.mu.live--
 	e.maybeDoneLocked()
 }
@@ -127,7 +146,7 @@ func (w *worker[E]) loop(slot bool) {
 		}
 		if w.hasTask {
 			t := w.task
-			w.task, w.hasTask = *new(E), false
+			w.task, w.hasTask = unit[E]{}, false
 			e.exec(w, t)
 		}
 		e.work(w)
@@ -150,20 +169,37 @@ const (
 	exit                          // it is out of the books: return
 )
 
-// exec runs one unit, isolating its panic.
-func (e *engine[E]) exec(w *worker[E], t E) {
+// exec runs one unit, isolating its panic. With timings on when it starts,
+// the unit is timed: its wait is recorded now, its service once it has
+// returned, panicked (before the panic handler runs) or called
+// runtime.Goexit (timings.go).
+func (e *engine[E]) exec(w *worker[E], t unit[E]) {
 	if hooksOn {
 		invariant(w.holds, "a unit ran on a worker holding no slot (S1)")
 	}
+	timed := e.timings.Load()
+	var start int64
+	if timed {
+		start = w.started(t.at)
+	} else {
+		w.lastEnd = unknownEnd
+	}
 	defer func() {
+		r := recover()
+		if timed {
+			w.ended(start) // before the count: a caller that sees it completed sees it timed
+		}
 		w.completed.Store(w.completed.Load() + 1)
-		if r := recover(); r != nil {
+		if r != nil {
 			w.handled = true
 			e.handling.Add(1)
+			// The handler runs on this worker: its next unit does not
+			// start at this one's end.
+			w.lastEnd = unknownEnd
 			e.handlePanic(r)
 		}
 	}()
-	e.run(t)
+	e.run(t.v)
 }
 
 // settle ends the handling count of a worker whose unit panicked, once it
@@ -209,7 +245,10 @@ func (e *engine[E]) work(w *worker[E]) {
 		// gave up and looked again, W3) each left a unit to it, and it runs
 		// only one; a worker started for them likewise.
 		if e.hasWork() {
-			e.notify()
+			// This worker's lastEnd comes before the start of whatever
+			// the worker started here takes, and close to it when the
+			// work was left to this worker while it looked for work.
+			e.notify(w.lastEnd)
 		}
 		// S2: the unit starts here, if the capacity in force now allows
 		// it. The check must follow the take: a shrink between an earlier
@@ -238,9 +277,9 @@ func (e *engine[E]) afterRelease() {
 
 // spin looks for work a little longer before the worker parks, unless
 // another worker is already doing so. It keeps the worker's slot.
-func (e *engine[E]) spin() (E, uint64, bool) {
+func (e *engine[E]) spin() (unit[E], uint64, bool) {
 	if e.q.size == 0 || e.spinning.Load() >= maxSpinners {
-		return *new(E), 0, false
+		return unit[E]{}, 0, false
 	}
 	e.spinning.Add(1)
 	hook(hkSpinStart)
@@ -258,7 +297,7 @@ func (e *engine[E]) spin() (E, uint64, bool) {
 	hook(hkSpinLast)
 	e.spinning.Add(-1)
 	hook(hkSpinGiveUp)
-	return *new(E), 0, false
+	return unit[E]{}, 0, false
 }
 
 // park decides, holding no slot, what the worker does next: wait on the

@@ -25,10 +25,16 @@ type Poolkit struct {
 
 func (c Poolkit) Name() string { return "poolkit" }
 func (c Poolkit) Initial() int { return max(1, c.Start0) }
+
+// Start returns no meter for a poolkit pool, which measures itself: the
+// controller reads it directly.
 func (c Poolkit) Start(r resize.Resizer) (*autoscale.Meter, func()) {
 	ctl, err := autoscale.New(r, append([]autoscale.Option{autoscale.WithTick(Tick)}, c.Options...)...)
 	if err != nil {
 		panic(err)
+	}
+	if _, self := r.(autoscale.SelfMeasuring); self {
+		return nil, func() { ctl.Tick() }
 	}
 	return ctl.Meter(), func() { ctl.Tick() }
 }

@@ -2,8 +2,8 @@
 // sizes and through autoscaling controllers, and measures each run: the
 // harness behind poolkit's autoscaler results. Runs use time.Now and
 // time.Sleep, so a test can run the deterministic scenarios inside a
-// testing/synctest bubble, in fake time, while the CPU-bound ones run in
-// real time.
+// testing/synctest bubble, in fake time, while those that need the CPU
+// (RealTime) run in real time.
 package eval
 
 import (
@@ -35,17 +35,44 @@ type Scenario struct {
 	Work func(t time.Duration, rng *rand.Rand) Work
 	// Slots is the downstream's concurrency; calls beyond it wait, and
 	// time out after Timeout, which counts as a rejection.
-	Slots   int
+	Slots int
+	// Timeout is how long a downstream call waits for a slot. Zero means
+	// no limit: the downstream queues calls beyond its Slots inside itself,
+	// first come first served (they wait in a blocked channel send, which
+	// Go serves in FIFO order), and never rejects one.
 	Timeout time.Duration
+	// Slowdown, when set, multiplies a downstream call's duration by
+	// Slowdown(t), t being when the call gets its slot: a downstream that
+	// slows down for a while, whenever its callers' tasks arrived.
+	Slowdown func(t time.Duration) float64
 	// Optimum is the best size at t, where the scenario knows it (0: it
 	// does not); settling and overshoot are measured against it.
 	Optimum func(t time.Duration) int
-	// Changes are the times the load changes, for settling times.
+	// Changes are the times the load changes, for settling times. A change
+	// at 0 measures how the controllers find the optimum from their start
+	// size (Initial, or theirs): a step up, unless Initial is above the
+	// optimum.
 	Changes []time.Duration
 	// SLO is the p99 queue wait a size must keep to qualify as the oracle.
 	SLO time.Duration
-	// CPUBound marks scenarios whose work burns CPU: they need real time.
-	CPUBound bool
+	// RealTime marks scenarios that need real time: their work burns CPU,
+	// or Hogs compete for it. They cannot run in a testing/synctest bubble
+	// (a goroutine that never blocks would stop fake time).
+	RealTime bool
+	// Hogs is a number of goroutines of the same process that spin on the
+	// CPU for the whole run, competing with the pool's workers: an
+	// application busy with other work. They are stopped, and waited for,
+	// before Run returns. A scenario with Hogs needs RealTime.
+	Hogs int
+	// Initial, when above 0, is the size every controller starts at instead
+	// of its own Initial(): the pool is created at this size, and the
+	// controller is told nothing. Fixed sizes keep their size.
+	Initial int
+	// Stationary says that the offered load and the distribution of the
+	// work do not change during the run: a controller can settle at one
+	// size, and the best fixed size is the standard to meet (see
+	// MeetsTarget).
+	Stationary bool
 	// Grid is the fixed sizes the oracle is chosen from (nil: FixedSizes).
 	Grid []int
 	// Procs, when set, changes the number of CPUs the process may use
@@ -66,9 +93,12 @@ type ProcsChange struct {
 type Controller interface {
 	Name() string
 	// Start returns the meter to wrap tasks with and the function to call
-	// every tick; r is the pool, already at Initial size.
+	// every tick; r is the pool, already at its start size (Initial, or the
+	// scenario's Initial). A nil meter means the controller reads the
+	// pool's own measurements: the harness then submits tasks unwrapped and
+	// never calls Reject (it still counts rejections for the Result).
 	Start(r resize.Resizer) (m *autoscale.Meter, tick func())
-	// Initial is the size to start at.
+	// Initial is the size to start at, unless the scenario sets one.
 	Initial() int
 }
 
@@ -131,22 +161,40 @@ const settleHold = 2 * time.Second
 
 // Run replays s once through c with the given seed.
 func Run(s Scenario, c Controller, seed uint64) Result {
-	p, err := pool.New(c.Initial(), pool.WithQueueSize(1<<16), pool.WithNonblocking(true),
+	size := c.Initial()
+	if _, fixed := c.(Fixed); !fixed && s.Initial > 0 {
+		size = s.Initial
+	}
+	p, err := pool.New(size, pool.WithQueueSize(1<<16), pool.WithNonblocking(true),
 		pool.WithExpiryDuration(10*time.Second))
 	if err != nil {
 		panic(err)
 	}
 	m, tick := c.Start(p)
+	wrap := func(task func()) func() { return task }
+	if m != nil {
+		wrap = m.Wrap
+	}
 	down := make(chan struct{}, max(1, s.Slots))
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var mu sync.Mutex
 	var waits []time.Duration
 	var rejected, completed int
 	reject := func() {
-		m.Reject()
+		if m != nil {
+			m.Reject()
+		}
 		mu.Lock()
 		rejected++
 		mu.Unlock()
+	}
+	start := time.Now()
+	call := func(d time.Duration) {
+		if s.Slowdown != nil {
+			d = time.Duration(float64(d) * s.Slowdown(time.Since(start)))
+		}
+		time.Sleep(d)
+		<-down
 	}
 	run := func(w Work, arrived time.Time) {
 		wait := time.Since(arrived)
@@ -157,15 +205,19 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 			burn(w.CPU)
 		}
 		if w.Downstream > 0 {
-			t := time.NewTimer(s.Timeout)
-			select {
-			case down <- struct{}{}:
-				t.Stop()
-				time.Sleep(w.Downstream)
-				<-down
-			case <-t.C:
-				reject()
-				return
+			if s.Timeout <= 0 {
+				down <- struct{}{}
+				call(w.Downstream)
+			} else {
+				t := time.NewTimer(s.Timeout)
+				select {
+				case down <- struct{}{}:
+					t.Stop()
+					call(w.Downstream)
+				case <-t.C:
+					reject()
+					return
+				}
 			}
 		}
 		mu.Lock()
@@ -173,7 +225,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 		mu.Unlock()
 	}
 
-	start := time.Now()
+	stopHogs := startHogs(s.Hogs)
 	done := make(chan struct{})
 	if pc := s.Procs; pc != nil {
 		go func() {
@@ -218,7 +270,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 			arrivals++
 			w := s.Work(el, rng)
 			arrived := time.Now()
-			if err := p.Submit(m.Wrap(func() { run(w, arrived) })); err != nil {
+			if err := p.Submit(wrap(func() { run(w, arrived) })); err != nil {
 				reject()
 			}
 		}
@@ -230,6 +282,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	// as rejected rather than let an undersized pool run on for minutes.
 	unserved := len(p.ReleaseNow())
 	_ = p.ReleaseTimeout(time.Hour)
+	stopHogs()
 	mu.Lock()
 	rejected += unserved
 	mu.Unlock()
@@ -338,7 +391,7 @@ func settleTime(samples []Point, start, end time.Duration, tol int) (settled tim
 type phase struct {
 	start, end time.Duration
 	opt        int  // the optimum size at start
-	up         bool // the optimum rose at start (or start is 0)
+	up         bool // the optimum rose at start (at 0: above s.Initial)
 }
 
 // phases are the stretches that follow the scenario's load changes, when
@@ -354,7 +407,11 @@ func (s Scenario) phases() []phase {
 			end = s.Changes[ci+1]
 		}
 		opt := s.Optimum(ch)
-		out = append(out, phase{start: ch, end: end, opt: opt, up: ch == 0 || opt > s.Optimum(ch-Tick)})
+		up := s.Initial == 0 || opt > s.Initial
+		if ch > 0 {
+			up = opt > s.Optimum(ch-Tick)
+		}
+		out = append(out, phase{start: ch, end: end, opt: opt, up: up})
 	}
 	return out
 }
@@ -391,6 +448,35 @@ func poisson(rng *rand.Rand, mu float64) int {
 			return k
 		}
 		k++
+	}
+}
+
+// startHogs starts n goroutines that spin on the CPU until stop is
+// called; stop waits for them and returns how many rounds of busy work
+// they did (0 for n = 0).
+func startHogs(n int) (stop func() uint64) {
+	var quit atomic.Bool
+	var rounds atomic.Uint64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			x, k := uint64(1), uint64(0)
+			for !quit.Load() {
+				for range 200 {
+					x ^= x << 13
+					x ^= x >> 7
+					x ^= x << 17
+				}
+				k++
+			}
+			sinkBurn.Store(x)
+			rounds.Add(k)
+		})
+	}
+	return func() uint64 {
+		quit.Store(true)
+		wg.Wait()
+		return rounds.Load()
 	}
 }
 

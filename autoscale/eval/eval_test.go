@@ -51,6 +51,9 @@ func runIn(t *testing.T, s eval.Scenario, c eval.Controller) eval.Result {
 func TestIOScenarios(t *testing.T) {
 	res := eval.NewResults("io")
 	for _, s := range eval.IOScenarios() {
+		if s.RealTime || s.Hogs > 0 {
+			t.Fatalf("%s needs real time: it cannot run in fake time", s.Name)
+		}
 		var fixed []eval.Result
 		grid := s.Grid
 		if grid == nil {
@@ -64,11 +67,10 @@ func TestIOScenarios(t *testing.T) {
 			runs = append(runs, runIn(t, s, c))
 		}
 		for _, r := range append(fixed, runs...) {
-			if r.Completed+r.Rejected != r.Arrivals || r.Arrivals == 0 {
-				t.Errorf("%s/%s: %d completed + %d rejected of %d arrivals", s.Name, r.Controller, r.Completed, r.Rejected, r.Arrivals)
-			}
+			checkAccounting(t, s, r)
 		}
 		sr := eval.Evaluate(s, fixed, runs)
+		logVsOracle(t, sr)
 		// What the control law reaches in every I/O scenario (the rest of
 		// the targets are reported in the tables, met or not).
 		if pk := runs[0]; pk.Throughput < 0.95*sr.Oracle.Throughput {
@@ -83,6 +85,31 @@ func TestIOScenarios(t *testing.T) {
 		res.Scenarios = append(res.Scenarios, sr)
 	}
 	writeResults(t, res, *report, *resultsJSON)
+}
+
+// checkAccounting checks the harness's own accounting of a run: every
+// arrival completed or was rejected, once.
+func checkAccounting(t *testing.T, s eval.Scenario, r eval.Result) {
+	t.Helper()
+	if r.Completed+r.Rejected != r.Arrivals || r.Arrivals == 0 {
+		t.Errorf("%s/%s: %d completed + %d rejected of %d arrivals", s.Name, r.Controller, r.Completed, r.Rejected, r.Arrivals)
+	}
+}
+
+// logVsOracle logs poolkit's run of a scenario against the oracle.
+func logVsOracle(t *testing.T, sr eval.ScenarioResult) {
+	t.Helper()
+	pk, o := sr.Runs[0], sr.Oracle
+	target := "not stationary"
+	if sr.Stationary {
+		target = "misses the stationary target"
+		if sr.MeetsTarget {
+			target = "meets the stationary target"
+		}
+	}
+	t.Logf("%s: oracle %s (%.0f/s, %.1f worker-s); poolkit %.0f/s (%.2f of the oracle), %.1f worker-s (%.2f), p99 wait %v, final %d: %s",
+		sr.Name, o.Controller, o.Throughput, o.WorkerSeconds, pk.Throughput, pk.Throughput/o.Throughput,
+		pk.WorkerSeconds, pk.WorkerSeconds/o.WorkerSeconds, pk.WaitP99, pk.Final, target)
 }
 
 // writeResults writes res as Markdown to md and as JSON to js, where

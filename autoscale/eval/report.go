@@ -5,9 +5,12 @@ import "strings"
 // FixedSizes is the grid the oracle is chosen from.
 var FixedSizes = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
 
-// Oracle picks the best fixed size in hindsight: the fewest worker-seconds
-// among the runs that kept the p99 queue wait within the SLO and rejected
-// less than 0.1% of arrivals; if none did, the highest throughput.
+// Oracle picks the best fixed size of a sweep in hindsight: the fewest
+// worker-seconds among the runs that kept the p99 queue wait within the
+// SLO and rejected at most 0.1% of arrivals. If none did, the highest
+// goodput, then the fewest worker-seconds: among the runs within 1% of the
+// highest throughput, the one with the fewest worker-seconds (sizes past
+// the one that serves all it can serve only add idle or waiting workers).
 func Oracle(s Scenario, fixed []Result) Result {
 	best := -1
 	for i, r := range fixed {
@@ -19,12 +22,23 @@ func Oracle(s Scenario, fixed []Result) Result {
 	if best >= 0 {
 		return fixed[best]
 	}
+	top := 0.0
+	for _, r := range fixed {
+		top = max(top, r.Throughput)
+	}
 	for i, r := range fixed {
-		if best < 0 || r.Throughput > fixed[best].Throughput {
+		if r.Throughput >= 0.99*top && (best < 0 || r.WorkerSeconds < fixed[best].WorkerSeconds) {
 			best = i
 		}
 	}
 	return fixed[best]
+}
+
+// MeetsTarget reports whether run r meets the target of a stationary
+// scenario against its oracle: at least 95% of the oracle's throughput at
+// no more than 1.2 times its worker-seconds.
+func MeetsTarget(r, oracle Result) bool {
+	return r.Throughput >= 0.95*oracle.Throughput && r.WorkerSeconds <= 1.2*oracle.WorkerSeconds
 }
 
 // Beats reports whether run a did better than run b of the same scenario

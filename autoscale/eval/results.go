@@ -15,7 +15,8 @@ import (
 // reads, and as the Markdown tables of results/ (-report, -cpu-report).
 type Results struct {
 	// Kind is "io" for the scenarios run in fake time, whose figures do
-	// not depend on the machine, or "cpu" for those run in real time.
+	// not depend on the machine, or "cpu" for those run in real time
+	// (RealTimeScenarios).
 	Kind string `json:"kind"`
 	// GOMAXPROCS is the process's at the start of the run.
 	GOMAXPROCS int `json:"gomaxprocs"`
@@ -44,6 +45,14 @@ type ScenarioResult struct {
 	// BeatsAll says that poolkit's run beats every other controller's
 	// (see Beats).
 	BeatsAll bool `json:"beats_all"`
+	// Stationary says that the scenario's load and work do not change
+	// during the run (see Scenario.Stationary).
+	Stationary bool `json:"stationary"`
+	// MeetsTarget says, for a stationary scenario, that poolkit's run
+	// served at least 95% of the oracle's throughput at no more than 1.2
+	// times its worker-seconds (see MeetsTarget); false when the scenario
+	// is not stationary.
+	MeetsTarget bool `json:"meets_target"`
 }
 
 // NewResults starts the results of a run of scenarios of the given kind
@@ -56,7 +65,9 @@ func NewResults(kind string) Results {
 // (the oracle is chosen among them) and of the controllers, poolkit's
 // first.
 func Evaluate(s Scenario, fixed, runs []Result) ScenarioResult {
-	r := ScenarioResult{Name: s.Name, Plot: Slug(s.Name) + ".svg", SLO: s.SLO, Oracle: Oracle(s, fixed), Runs: runs}
+	r := ScenarioResult{Name: s.Name, Plot: Slug(s.Name) + ".svg", SLO: s.SLO, Oracle: Oracle(s, fixed), Runs: runs,
+		Stationary: s.Stationary}
+	r.MeetsTarget = s.Stationary && len(runs) > 0 && MeetsTarget(runs[0], r.Oracle)
 	for _, ph := range s.phases() {
 		if ph.up {
 			r.StepsUp++
@@ -72,22 +83,36 @@ func Evaluate(s Scenario, fixed, runs []Result) ScenarioResult {
 }
 
 // Wins counts the scenarios where poolkit's controller beats every other.
-func (r Results) Wins() int {
+func (r Results) Wins() int { return r.count(func(s ScenarioResult) bool { return s.BeatsAll }) }
+
+// StationaryScenarios counts the stationary scenarios.
+func (r Results) StationaryScenarios() int {
+	return r.count(func(s ScenarioResult) bool { return s.Stationary })
+}
+
+// TargetsMet counts the stationary scenarios where poolkit's run meets the
+// target (see MeetsTarget).
+func (r Results) TargetsMet() int {
+	return r.count(func(s ScenarioResult) bool { return s.Stationary && s.MeetsTarget })
+}
+
+func (r Results) count(match func(ScenarioResult) bool) int {
 	n := 0
 	for _, s := range r.Scenarios {
-		if s.BeatsAll {
+		if match(s) {
 			n++
 		}
 	}
 	return n
 }
 
-// Label names the kind of scenarios for people: "I/O" or "CPU".
+// Label names the kind of scenarios for people: "I/O" or "real-time".
+// The real-time ones are of kind "cpu": most of them burn CPU.
 func (r Results) Label() string {
 	if r.Kind == "io" {
 		return "I/O"
 	}
-	return "CPU"
+	return "real-time"
 }
 
 // FormatSettle shows a settling time of a scenario with steps of that
@@ -144,6 +169,6 @@ var markdownText string
 var markdown = template.Must(template.New("results").Parse(markdownText))
 
 // WriteMarkdown writes the results as the Markdown tables of results/: a
-// table per scenario, the oracle first, and how often poolkit beat every
-// baseline.
+// table per scenario, the oracle first, how often poolkit beat every
+// baseline, and how often it met the target of the stationary scenarios.
 func (r Results) WriteMarkdown(w io.Writer) error { return markdown.Execute(w, r) }

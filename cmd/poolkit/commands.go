@@ -122,7 +122,7 @@ type autoscaleOutcome struct {
 }
 
 // runAutoscale runs the I/O scenarios in fake time (seconds) and, with
-// -full, the CPU-bound ones in real time (about 12 minutes); the tests
+// -full, the real-time ones (CPU-bound work, and I/O beside busy CPUs) in real time (about 16 minutes); the tests
 // write their results as JSON and draw a plot per scenario.
 func runAutoscale(c config, root string, stdout io.Writer) (*autoscaleOutcome, error) {
 	start := time.Now()

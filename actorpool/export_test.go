@@ -1,0 +1,9 @@
+package actorpool
+
+// TimedWorkers returns how many of r's workers hold timings not yet folded
+// into its totals: those that have timed a message and not stopped.
+func TimedWorkers(r *Router) int {
+	r.tmu.Lock()
+	defer r.tmu.Unlock()
+	return len(r.tm.live)
+}

@@ -1,0 +1,281 @@
+package actorpool
+
+import (
+	"math"
+	"math/bits"
+	"sync/atomic"
+	"time"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// A router times the messages it forwards only when asked to
+// (WithRouterTimings, SetTimings). Off, the cost is one load of a flag per
+// message routed, and a test of a length in the worker's mailbox. On, a
+// message costs two clock reads (one more, once per turn, after a yield:
+// below), and no lock of its own, no allocation and no write to a word
+// another goroutine writes:
+//
+//   - When the router accepts a message for a worker (it is about to try
+//     the workers), the clock is read and the reading (the stamp, at)
+//     travels with the message: into the worker's mailbox, beside the
+//     envelope (mailbox.stamps: the envelope itself is kept to four
+//     words), and, if that worker is removed or stops before handling it,
+//     back through the router to another worker, still with its first
+//     stamp.
+//   - When the worker's handler returns (or panics, or calls
+//     runtime.Goexit), the clock is read again. The start is not read but
+//     inferred: an actor that goes straight from one message to the next
+//     starts the next at the end of the previous one, and a message that
+//     finds its worker idle started when it was stamped. So the start is
+//     the later of the stamp and the end of the worker's previous
+//     handler. The split errs one way only: the time it takes to schedule
+//     an idle worker (the engine's queue, a local slot, a parked
+//     goroutine's wake-up) counts as the message's service, not its wait:
+//     a message handed to an idle worker counts as not having waited,
+//     whatever its scheduling took. Wait + Service is exactly the
+//     message's time from acceptance to the end of its handler.
+//   - Where the previous end is not the start, the worker reads the clock
+//     when the message starts: for the first timed message of a turn that
+//     follows a yield (the actor spent its budget with messages left and
+//     waited in the engine's queue for its next turn: that time is the
+//     queued messages' wait), and for the first one after anything
+//     untimed (an untimed message, a panic, a restart, the actor's start).
+//     With the default budget of 32 that is at most one read in 32
+//     messages of a backlog.
+//   - The worker records the wait and the service into histograms that
+//     only its turns write (histRec; an actor's turns never overlap, and
+//     each happens after the previous one). A worker allocates them at its
+//     first timed message; when it stops (removed by Resize, stopped and
+//     replaced, or with the router) it folds them into the router's
+//     totals, and Router.Timings sums those and the live workers'.
+//
+// A message is timed if the router's timings were on when it accepted it,
+// whatever they are when it is handled. Only messages routed through the
+// router's Ref count: not Priority messages (handled by the router's own
+// actor), not messages told to a worker's own Ref (Workers), nor what a
+// worker sends on with Context.Forward (the stamp stays behind: a
+// forwarded message is timed again only if it goes through a timed
+// router again).
+
+// epoch is the origin of the router's clock.
+var epoch = time.Now()
+
+// clock reads the monotonic clock as nanoseconds since epoch, plus one so
+// that outside a synctest bubble it is never 0 (a stamp of 0 says "not
+// stamped"). Inside a bubble time has no monotonic reading, so the
+// result is the fake wall clock minus the real one, negative, but
+// consistent among the bubble's goroutines, which are all that time a
+// router created in it.
+func clock() int64 { return int64(time.Since(epoch)) + 1 }
+
+// unknownEnd is a worker's lastEnd when the end of what it did last is
+// unknown (it was not timed): its next timed message reads its start.
+const unknownEnd = math.MaxInt64
+
+// histogramShift makes bucket 0 end at pool.HistogramBound(0) = 2^10 ns;
+// TestHistogramBucketsMatchPool checks the buckets against pool's bounds.
+const histogramShift = 10
+
+// histogramBucket is the bucket of pool.Histogram that d falls in.
+func histogramBucket(d time.Duration) int {
+	return min(bits.Len64(uint64(max(d, 0))>>histogramShift), pool.HistogramBuckets-1)
+}
+
+// histRec is a pool.Histogram being recorded by one writer at a time (the
+// turns of one actor, which never overlap): its updates are atomic stores,
+// so that a reader sees whole words without a lock, and the writer pays
+// no read-modify-write. Its count is not kept: a snapshot adds up the
+// buckets, so that Count always equals the sum of Counts.
+type histRec struct {
+	counts [pool.HistogramBuckets]atomic.Uint64
+	sum    atomic.Int64
+}
+
+// record adds d. Only the histogram's writer may call it.
+func (h *histRec) record(d time.Duration) {
+	d = max(d, 0)
+	b := &h.counts[histogramBucket(d)]
+	b.Store(b.Load() + 1)
+	h.sum.Store(h.sum.Load() + int64(d))
+}
+
+// addTo adds what h recorded to o. Concurrent with record it may see a
+// duration's bucket before its sum or after; a snapshot is exact once the
+// writer is between two messages.
+func (h *histRec) addTo(o *pool.Histogram) {
+	for i := range h.counts {
+		c := h.counts[i].Load()
+		o.Counts[i] += c
+		o.Count += c
+	}
+	o.Sum += time.Duration(h.sum.Load())
+}
+
+// workerTimings is what one router worker recorded. Its histograms are
+// written only by the worker's turns; the other fields are touched only
+// by them.
+type workerTimings struct {
+	// lastEnd is the clock reading at the end of the worker's last
+	// handler if that handler was timed and returned, else unknownEnd.
+	lastEnd int64
+	// start is the start of the timed message being handled, if running.
+	start   int64
+	running bool
+
+	wait, service histRec
+}
+
+// started records the wait of a message stamped at that is about to be
+// handled, and returns its start.
+func (t *workerTimings) started(at int64) int64 {
+	start := t.lastEnd
+	if start == unknownEnd {
+		start = clock()
+	}
+	start = max(start, at)
+	t.wait.record(time.Duration(start - at))
+	return start
+}
+
+// ended records the service of a message that started at start; returned
+// is false when its handler panicked or called runtime.Goexit (what comes
+// after, the panic's report and supervision, is not timed: the next
+// message reads its start).
+func (t *workerTimings) ended(start int64, returned bool) {
+	end := clock()
+	t.service.record(time.Duration(end - start))
+	if returned {
+		t.lastEnd = end
+	} else {
+		t.lastEnd = unknownEnd
+	}
+}
+
+// untimed marks that the actor did something whose end it did not read;
+// called by its turn (a no-op for an actor that never timed a message).
+func (a *actor) untimed() {
+	if a.tm != nil {
+		a.tm.lastEnd = unknownEnd
+	}
+}
+
+// deliverTimed is deliver for a message stamped at by a router (at != 0),
+// or to an actor that has timed one (a.tm != nil): every other message
+// goes straight to deliver, which this leaves untouched but for its panic
+// and Goexit paths (timedAbort), so that a message costs the actors that
+// are not timed nothing. A stamped message has its wait recorded before
+// the handler and its service after; an unstamped one marks the end of
+// the actor's previous message unknown.
+func (a *actor) deliverTimed(e envelope, at int64) (panicked bool) {
+	if at == 0 || a.owner == nil { // a stamp reaches only a router's worker
+		a.untimed()
+		return a.deliver(e)
+	}
+	if a.tm == nil {
+		a.tm = a.owner.newWorkerTimings()
+	}
+	t := a.tm
+	t.start, t.running = t.started(at), true
+	panicked = a.deliver(e)
+	if t.running { // it returned (deliver's timedAbort took the others)
+		t.running = false
+		t.ended(t.start, true)
+	}
+	return panicked
+}
+
+// timedAbort records the service of the timed message whose handler has
+// just panicked or called runtime.Goexit, if any; called first by
+// deliver's deferred call, before it reports the panic or hands the actor
+// back.
+func (a *actor) timedAbort() {
+	if t := a.tm; t != nil && t.running {
+		t.running = false
+		t.ended(t.start, false)
+	}
+}
+
+// routerTimings is a router's register of its workers' timings: the
+// workers that have recorded and not yet stopped, and what the stopped
+// ones recorded. Guarded by Router.tmu, which only a worker's first timed
+// message, a worker's stop and Timings take.
+type routerTimings struct {
+	live map[*workerTimings]struct{}
+	gone pool.Timings
+}
+
+// newWorkerTimings gives a worker its histograms, registered with the
+// router; called by the worker's turn.
+func (r *Router) newWorkerTimings() *workerTimings {
+	t := &workerTimings{lastEnd: unknownEnd}
+	r.tmu.Lock()
+	if r.tm.live == nil {
+		r.tm.live = make(map[*workerTimings]struct{})
+	}
+	r.tm.live[t] = struct{}{}
+	r.tmu.Unlock()
+	return t
+}
+
+// foldTimings moves what a stopping worker recorded into the router's
+// totals; called by the worker's last turn, after its last handler.
+func (r *Router) foldTimings(t *workerTimings) {
+	r.tmu.Lock()
+	delete(r.tm.live, t)
+	t.wait.addTo(&r.tm.gone.Wait)
+	t.service.addTo(&r.tm.gone.Service)
+	r.tmu.Unlock()
+}
+
+// WithRouterTimings makes the router time the messages it forwards from
+// construction on, as SetTimings(true) does afterwards.
+func WithRouterTimings() RouterOption {
+	return func(c *routerConfig) error { c.timings = true; return nil }
+}
+
+// SetTimings switches the timing of forwarded messages on or off; Timings
+// reports what was recorded. It takes effect for the messages the router
+// accepts after it returns: a message is timed if the timings were on
+// when the router accepted it, and then both its wait and its service are
+// recorded when a worker handles it, even if the timings have gone off
+// meanwhile. Switching off keeps what was recorded, and switching on again
+// adds to it.
+//
+// Off, timing costs one load of a flag per routed message; on, two clock
+// reads per message (see Timings), without a lock of its own or an
+// allocation.
+func (r *Router) SetTimings(enabled bool) { r.timings.Store(enabled) }
+
+// Timings returns what the router has recorded, while its timings were on,
+// of the messages it forwarded: Wait is the time from the moment the
+// router accepted a message for a worker (the forward into the worker's
+// mailbox succeeded or was about to) to the moment a worker's handler
+// started it, and Service the time from that start to the handler's
+// return (or panic). The start is inferred, not read: it is the later of
+// the acceptance and the end of the same worker's previous message (read
+// only for the first message of a turn after a yield, or after something
+// untimed). So a message handed to an idle worker counts as not having
+// waited: the time it takes to schedule the worker (the engine's queue
+// when every engine worker is busy) counts as its service. Wait + Service
+// is exact. Only messages routed through the router's Ref count: not
+// Priority messages, nor messages told to a worker's own Ref.
+//
+// The totals are over every worker the router has had: the live ones,
+// and those removed by Resize or replaced after they stopped, whose
+// records are folded in when they stop. A message is counted in Wait
+// when its handler starts and in Service when it ends, so on a quiescent
+// router Wait.Count == Service.Count == the timed messages handled. While
+// messages are handled a snapshot is taken worker by worker and need not
+// add up exactly, as with Stats. Use pool.Histogram.Sub on two snapshots
+// for what happened between them.
+func (r *Router) Timings() pool.Timings {
+	r.tmu.Lock()
+	defer r.tmu.Unlock()
+	t := r.tm.gone
+	for w := range r.tm.live {
+		w.wait.addTo(&t.Wait)
+		w.service.addTo(&t.Service)
+	}
+	return t
+}

@@ -1,0 +1,191 @@
+package pool
+
+import (
+	"math"
+	"time"
+)
+
+// A pool times its tasks only when asked to (WithTimings, SetTimings).
+// Off, the cost is one load of a flag when a task is submitted and one when
+// it starts. On, a task costs two clock reads, and no lock, no allocation
+// and no write to a word another goroutine writes:
+//
+//   - When a task is submitted, the clock is read and the reading (its
+//     stamp) travels with the task wherever it waits: handed straight to a
+//     worker, in the queue, put back at the front, as an overflow entry
+//     (engine.go, Timings).
+//   - When a task ends, its worker reads the clock again. The start is
+//     not read but inferred: the later of the stamp and the worker's
+//     lastEnd. A worker that goes straight from one task to the next
+//     starts the next at the end of the previous one, its lastEnd. A
+//     worker that was parked, or is new, is told by whoever started it
+//     since when the work it was started for has been available: the
+//     stamp of the task handed over or just queued (so a task handed
+//     straight to an idle worker counts as not having waited), or the time
+//     of the grow or the close that starts workers for tasks that have
+//     been waiting. The inferred start is never later than the true one,
+//     and the split errs one way only: the time a worker takes to wake up,
+//     or to reach the queue after its previous task (a spinner's polling
+//     included), counts as service, not as wait. For a task stamped when
+//     accepted, Wait + Service is exactly its time in the pool.
+//   - The worker records the wait and the service into histograms that
+//     only it writes (histogramRec); a worker that exits folds them into
+//     the pool's totals under the engine's lock, and Timings sums them
+//     there, as Stats does with Completed.
+//
+// Where the start cannot be inferred, the worker reads the clock when the
+// task starts, a third read: for a task whose stamp is marked late (an
+// overflow entry of an unbounded queue, or a task put back at the front
+// after a shrink: it became available to workers after its stamp), for a
+// task accepted while the timings were off (it counts as not having
+// waited), and for the first task a worker starts after one that was not
+// timed or that panicked (its panic handler ran between the two), or
+// after it was woken for a task put back at the front. A
+// submitter that blocked for room is accepted when admitted, and its task
+// is stamped then, the stamp taken when it called Submit dropped: a third
+// read too. These are slow paths, each costing far more than a clock read.
+
+// epoch is the origin of the engine's clock: a whole second of the wall
+// clock at least a second before the package was initialised, so that no
+// reading outside a synctest bubble is near 0. Inside a bubble time has no
+// monotonic reading, so a reading is the fake wall clock minus epoch's,
+// negative, but consistent among the bubble's goroutines, which are all
+// that time a pool created in it; epoch's whole second keeps the fake
+// clock's nanoseconds, so that a stamp's lateBit costs a test that sleeps
+// whole microseconds no precision.
+var epoch = func() time.Time {
+	t := time.Now()
+	return t.Add(-time.Second - time.Duration(t.Nanosecond()))
+}()
+
+// clock reads the monotonic clock, in nanoseconds since epoch: one read of
+// the runtime's nanotime.
+func clock() int64 { return int64(time.Since(epoch)) }
+
+// lateBit, set in a unit's stamp, says that the unit became available to
+// workers after it was stamped, so its start cannot be inferred from the
+// stamp (unit.late). Stamps are taken with the bit clear, costing them a
+// nanosecond of precision.
+const lateBit = 1
+
+// A worker's lastEnd when any stamp is a fine start (it has been started
+// for no work in particular, and the stamp of what it finds will do), and
+// when it is not known (its last unit was not timed, or its waker had no
+// clock reading): then the worker reads the clock at the next start.
+const (
+	noEnd      = math.MinInt64
+	unknownEnd = math.MaxInt64
+)
+
+// stamp returns a stamp for a unit accepted now: a clock reading if the
+// timings are on, else 0 (not stamped).
+func (e *engine[E]) stamp() int64 {
+	if e.timings.Load() {
+		return clock() &^ lateBit
+	}
+	return 0
+}
+
+// now returns a clock reading for a worker's lastEnd if the timings are
+// on, else unknownEnd.
+func (e *engine[E]) now() int64 {
+	if e.timings.Load() {
+		return clock()
+	}
+	return unknownEnd
+}
+
+// since returns what a worker started for a unit stamped at (just
+// submitted or queued) may take as its lastEnd.
+func since(at int64) int64 {
+	if at == 0 {
+		return unknownEnd
+	}
+	return at &^ lateBit
+}
+
+// late marks u's stamp late (lateBit), if it has one.
+func (u unit[E]) late() unit[E] {
+	if u.at != 0 {
+		u.at |= lateBit
+	}
+	return u
+}
+
+// started records the wait of a timed unit, stamped at, that the worker is
+// about to run, and returns its start.
+func (w *worker[E]) started(at int64) int64 {
+	var start int64
+	switch {
+	case at == 0: // submitted while the timings were off: no wait known
+		start = clock()
+		at = start
+	case at&lateBit != 0 || w.lastEnd == unknownEnd:
+		start = clock()
+		at &^= lateBit
+	default:
+		start = max(at, w.lastEnd)
+	}
+	w.wait.record(time.Duration(start - at))
+	return start
+}
+
+// ended records the service of a timed unit that started at start.
+func (w *worker[E]) ended(start int64) {
+	end := clock()
+	w.service.record(time.Duration(end - start))
+	w.lastEnd = end
+}
+
+// SetTimings switches the timing of tasks on or off, at any time, as
+// http.Server.SetKeepAlivesEnabled does keep-alives; Timings reports what
+// was recorded. A task is timed if the timings are on when a worker starts
+// it: its wait is recorded as it starts and its service when it ends, even
+// if the timings go off meanwhile. Its wait counts from its acceptance if
+// the timings were on then too; a task accepted while they were off and
+// started while they are on counts as not having waited. A task started
+// while they are off is not recorded at all. Switching off keeps what was
+// recorded; switching on again adds to it. A zero-value pool ignores the
+// call.
+//
+// Off, timing costs a task one load of a flag when it is submitted and one
+// when it starts. On, it costs two clock reads, no lock and no allocation
+// (a third read on the slow paths: a submitter that blocked for room, an
+// overflow entry of an unbounded queue, the task after one that panicked).
+// The start is inferred, not read: a task handed straight to an idle
+// worker counts as not having waited, the worker's wake-up counting as
+// service; for a task accepted while they were on, Wait + Service is
+// exactly its time in the pool.
+func (e *engine[E]) SetTimings(enabled bool) {
+	if e.run == nil {
+		return
+	}
+	e.timings.Store(enabled)
+}
+
+// Timings returns what the pool has recorded of its tasks' waits and
+// service times since it was created (across Reboots), while its timings
+// were on (SetTimings, WithTimings). Every timed task is counted once in
+// Wait when it starts and once in Service when it ends: by returning, by
+// panicking (it ends at the panic, before the panic handler runs) or, on a
+// best-effort basis, by calling runtime.Goexit (it ends when its worker's
+// deferred calls run; starting the goroutine that replaces the worker
+// counts in the service of the worker's next task). So on a quiescent
+// pool Wait.Count == Service.Count: the tasks, among those counted in
+// Stats().Completed, that started while the timings were on. While tasks
+// run, a snapshot is taken worker by worker and need not add up exactly,
+// as with Stats. Use Histogram.Sub on two snapshots for what happened
+// between them. A zero-value pool returns Timings{}.
+func (e *engine[E]) Timings() Timings {
+	if e.run == nil {
+		return Timings{}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.mu.timings
+	for _, w := range e.mu.all {
+		w.wait.addTo(&t.Wait)
+		w.service.addTo(&t.Service)
+	}
+	return t
+}

@@ -1,0 +1,526 @@
+package pool_test
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// The tests of this file run in synctest bubbles, whose clock moves only
+// when every goroutine of the bubble is blocked: a task that sleeps d runs
+// for exactly d, and a task that waits for it waits exactly that long, so
+// the histograms can be checked bucket by bucket.
+
+// hist builds the histogram that recording ds should give, with the
+// buckets as HistogramBound defines them.
+func hist(ds ...time.Duration) pool.Histogram {
+	var h pool.Histogram
+	for _, d := range ds {
+		i := 0
+		for i < pool.HistogramBuckets-1 && d >= pool.HistogramBound(i) {
+			i++
+		}
+		h.Counts[i]++
+		h.Count++
+		h.Sum += d
+	}
+	return h
+}
+
+func checkHist(t *testing.T, name string, got, want pool.Histogram) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = count %d, sum %v, buckets %v; want count %d, sum %v, buckets %v",
+			name, got.Count, got.Sum, got.Counts, want.Count, want.Sum, want.Counts)
+	}
+}
+
+func sleeper(d time.Duration) func() { return func() { time.Sleep(d) } }
+
+const ms = time.Millisecond
+
+// TestTimingsSizeOne: on a pool of one worker, the first task is handed
+// straight to a worker and waits 0; each task queued behind it waits
+// exactly the service of the tasks ahead of it. Every task is counted once
+// in Wait and once in Service, and the counts match Stats.
+func TestTimingsSizeOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithTimings())
+		for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms} {
+			if err := p.Submit(sleeper(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		tm := p.Timings()
+		checkHist(t, "Wait", tm.Wait, hist(0, 10*ms, 30*ms))
+		checkHist(t, "Service", tm.Service, hist(10*ms, 20*ms, 40*ms))
+		if s := p.Stats(); s.Completed != tm.Service.Count {
+			t.Errorf("Completed %d, Service.Count %d", s.Completed, tm.Service.Count)
+		}
+		if tm.Wait.Mean() != 40*ms/3 || tm.Service.Mean() != 70*ms/3 {
+			t.Errorf("means %v, %v", tm.Wait.Mean(), tm.Service.Mean())
+		}
+	})
+}
+
+// TestTimingsFuncPool: FuncPool records as Pool does, and ReleaseNow still
+// hands back the bare arguments of the tasks that never started.
+func TestTimingsFuncPool(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, err := pool.NewFunc(1, func(d time.Duration) { time.Sleep(d) }, pool.WithTimings())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []time.Duration{5 * ms, 7 * ms} {
+			if err := p.Invoke(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		tm := p.Timings()
+		checkHist(t, "Wait", tm.Wait, hist(0, 5*ms))
+		checkHist(t, "Service", tm.Service, hist(5*ms, 7*ms))
+
+		// A task holds the worker; two more wait in the queue and are
+		// handed back.
+		for _, d := range []time.Duration{time.Hour, 1, 2} {
+			if err := p.Invoke(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		if got := p.ReleaseNow(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+			t.Errorf("ReleaseNow = %v, want [1ns 2ns]", got)
+		}
+		if err := p.ReleaseTimeout(2 * time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		tm = p.Timings()
+		checkHist(t, "Wait after release", tm.Wait, hist(0, 5*ms, 0))
+		checkHist(t, "Service after release", tm.Service, hist(5*ms, 7*ms, time.Hour))
+	})
+}
+
+// TestTimingsOffRecordsNothing: a pool whose timings are off, as they are
+// by default, records nothing, whatever its tasks do.
+func TestTimingsOffRecordsNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2, pool.WithPanicHandler(func(any) {}), pool.WithQueueSize(1))
+		f, err := pool.NewFunc(1, func(d time.Duration) { time.Sleep(d) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Release()
+		for i := range 20 {
+			task := sleeper(time.Duration(i) * ms)
+			if i%5 == 0 {
+				task = func() { panic("boom") }
+			}
+			go func() { _ = p.Submit(task) }() // some block for room
+			_ = f.Invoke(time.Duration(i) * ms)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if s := p.Stats(); s.Completed != 20 {
+			t.Fatalf("Completed %d, want 20", s.Completed)
+		}
+		if tm := p.Timings(); tm != (pool.Timings{}) {
+			t.Errorf("Pool.Timings() = %+v with timings off", tm)
+		}
+		if tm := f.Timings(); tm != (pool.Timings{}) {
+			t.Errorf("FuncPool.Timings() = %+v with timings off", tm)
+		}
+	})
+}
+
+// TestSetTimingsAtRunTime: SetTimings takes effect for the tasks started
+// after it. A task started while the timings are off is not recorded; a
+// task accepted while they were off and started while they are on counts
+// as not having waited; a task started while they are on is recorded in
+// full even if they go off while it runs; what was recorded stays when
+// they go off.
+func TestSetTimingsAtRunTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1)
+		// t0: A and B accepted while off; C accepted while on.
+		for _, d := range []time.Duration{10 * ms, 20 * ms} { // A, B
+			if err := p.Submit(sleeper(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait() // A has started, untimed
+		p.SetTimings(true)
+		if err := p.Submit(sleeper(40 * ms)); err != nil { // C
+			t.Fatal(err)
+		}
+		// A runs 0-10 (off when it started: not recorded), B 10-30 (not
+		// stamped: waited 0), C 30-70 (waited 30).
+		time.Sleep(time.Second)
+		synctest.Wait()
+		want := pool.Timings{Wait: hist(0, 30*ms), Service: hist(20*ms, 40*ms)}
+		checkHist(t, "Wait", p.Timings().Wait, want.Wait)
+		checkHist(t, "Service", p.Timings().Service, want.Service)
+
+		// Off: D is not recorded, and what was is kept.
+		p.SetTimings(false)
+		if err := p.Submit(sleeper(5 * ms)); err != nil { // D
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := p.Timings(); got != want {
+			t.Errorf("after an untimed task Timings changed: %+v", got)
+		}
+
+		// On again: E, handed to the parked worker, waits 0; F starts
+		// while on and the timings go off while it runs: it is recorded.
+		p.SetTimings(true)
+		if err := p.Submit(sleeper(ms)); err != nil { // E
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if err := p.Submit(sleeper(10 * ms)); err != nil { // F
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		p.SetTimings(false)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		checkHist(t, "Wait", p.Timings().Wait, hist(0, 30*ms, 0, 0))
+		checkHist(t, "Service", p.Timings().Service, hist(20*ms, 40*ms, ms, 10*ms))
+	})
+}
+
+// TestTimingsSlowPaths: the stamp travels with a task through every path a
+// waiting task takes, and where a task becomes available to the workers
+// after its stamp, its start is read rather than inferred.
+func TestTimingsSlowPaths(t *testing.T) {
+	t.Run("BlockedSubmitter", func(t *testing.T) {
+		// A blocked submitter's task is accepted when admitted; it is
+		// handed straight to a worker then, so it does not wait.
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithTimings())
+			if err := p.Submit(sleeper(10 * ms)); err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				if err := p.Submit(sleeper(20 * ms)); err != nil {
+					t.Error(err)
+				}
+			}()
+			time.Sleep(time.Second)
+			synctest.Wait()
+			checkHist(t, "Wait", p.Timings().Wait, hist(0, 0))
+			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms))
+		})
+	})
+	t.Run("BlockedSubmitterQueued", func(t *testing.T) {
+		// With a queue of one: A runs, B is queued, C blocks until A's
+		// worker takes B at 10 and is admitted to the queue then; it
+		// starts when B ends, at 30.
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithTimings())
+			for _, d := range []time.Duration{10 * ms, 20 * ms} {
+				if err := p.Submit(sleeper(d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			go func() {
+				if err := p.Submit(sleeper(40 * ms)); err != nil {
+					t.Error(err)
+				}
+			}()
+			time.Sleep(time.Second)
+			synctest.Wait()
+			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 20*ms))
+			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms))
+		})
+	})
+	t.Run("Overflow", func(t *testing.T) {
+		// An unbounded queue of one: A runs, B is queued, C is an
+		// overflow entry accepted at 0, admitted at 10, started at 30.
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithUnboundedQueue(), pool.WithTimings())
+			for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms, 80 * ms} {
+				if err := p.Submit(sleeper(d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(time.Second)
+			synctest.Wait()
+			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 30*ms, 70*ms))
+			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms, 80*ms))
+		})
+	})
+	t.Run("OverflowDrainedByRelease", func(t *testing.T) {
+		// A Release moves overflow entries to the front; the drain
+		// still measures them from their acceptance.
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithUnboundedQueue(), pool.WithTimings())
+			for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms} {
+				if err := p.Submit(sleeper(d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p.Release()
+			if err := p.ReleaseTimeout(time.Second); err != nil {
+				t.Fatal(err)
+			}
+			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 30*ms))
+			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms))
+		})
+	})
+	t.Run("Grow", func(t *testing.T) {
+		// A grow at 5 starts B and C, queued at 0, at once: they waited
+		// 5, not 0 (the workers started for them were parked).
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1, pool.WithTimings(), pool.WithPreAlloc(true))
+			for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms} {
+				if err := p.Submit(sleeper(d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(5 * ms)
+			if err := p.Resize(3); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			synctest.Wait()
+			checkHist(t, "Wait", p.Timings().Wait, hist(0, 5*ms, 5*ms))
+			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms))
+		})
+	})
+	t.Run("PanicAndGoexit", func(t *testing.T) {
+		// A panicking task and one that calls runtime.Goexit are
+		// recorded like the others; the panic handler's time is the next
+		// task's wait, not its service.
+		synctest.Test(t, func(t *testing.T) {
+			p := mustNew(t, 1, pool.WithTimings(), pool.WithPanicHandler(func(any) { time.Sleep(3 * ms) }))
+			tasks := []func(){
+				func() { time.Sleep(5 * ms); panic("boom") },
+				sleeper(ms),
+				func() { time.Sleep(7 * ms); runtime.Goexit() },
+				sleeper(2 * ms),
+			}
+			for _, f := range tasks {
+				if err := p.Submit(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(time.Second)
+			synctest.Wait()
+			// 0-5 boom, 5-8 handler, 8-9, 9-16 Goexit, 16-18.
+			checkHist(t, "Wait", p.Timings().Wait, hist(0, 8*ms, 9*ms, 16*ms))
+			checkHist(t, "Service", p.Timings().Service, hist(5*ms, ms, 7*ms, 2*ms))
+			if s := p.Stats(); s.Completed != 4 || s.Panicked != 1 {
+				t.Errorf("Stats = %+v", s)
+			}
+		})
+	})
+}
+
+// TestTimingsExitedWorkers: what a worker recorded stays in the totals once
+// it has exited, and across a Reboot.
+func TestTimingsExitedWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2, pool.WithTimings(), pool.WithExpiryDuration(10*ms))
+		for _, d := range []time.Duration{3 * ms, 4 * ms} {
+			if err := p.Submit(sleeper(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(time.Second) // the idle workers expire
+		synctest.Wait()
+		if w := p.Stats().Workers; w != 0 {
+			t.Fatalf("%d workers left after the expiry", w)
+		}
+		want := pool.Timings{Wait: hist(0, 0), Service: hist(3*ms, 4*ms)}
+		if got := p.Timings(); got != want {
+			t.Errorf("after the workers exited: %+v, want %+v", got, want)
+		}
+		if err := p.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		p.Reboot()
+		if err := p.Submit(sleeper(ms)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		want = pool.Timings{Wait: hist(0, 0, 0), Service: hist(3*ms, 4*ms, ms)}
+		if got := p.Timings(); got != want {
+			t.Errorf("after a Reboot: %+v, want %+v", got, want)
+		}
+	})
+}
+
+// TestTimingsAllocs: with the timings on, Invoke and the task's run
+// allocate nothing.
+func TestTimingsAllocs(t *testing.T) {
+	var wg sync.WaitGroup
+	p, err := pool.NewFunc(4, func(int) { wg.Done() }, pool.WithPreAlloc(true), pool.WithDisablePurge(true),
+		pool.WithTimings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := p.ReleaseTimeout(time.Minute); err != nil {
+			t.Error(err)
+		}
+	}()
+	allocs := testing.AllocsPerRun(1000, func() {
+		wg.Add(1)
+		if err := p.Invoke(7); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+	})
+	if allocs != 0 {
+		t.Errorf("Invoke with timings on allocates %.2f times per call, want 0", allocs)
+	}
+	if n := p.Timings().Service.Count; n < 1000 {
+		t.Errorf("Service.Count = %d, want at least 1000", n)
+	}
+}
+
+// TestTimingsRace: submitters, snapshots and switches at once, in real
+// time, under -race. Snapshots only grow; once the pool is quiescent every
+// timed task is counted once in Wait and once in Service, and with the
+// timings left on for a last batch, each of its tasks is.
+func TestTimingsRace(t *testing.T) {
+	p := mustNew(t, 4, pool.WithQueueSize(8), pool.WithPanicHandler(func(any) {}))
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var ran atomic.Int64
+	task := func() {
+		if ran.Add(1)%97 == 0 {
+			panic("boom")
+		}
+		runtime.Gosched()
+	}
+	for range 4 {
+		wg.Go(func() {
+			for i := range 2000 {
+				if err := p.Submit(task); err != nil {
+					t.Error(err)
+					return
+				}
+				if i%500 == 0 {
+					_ = p.Resize(2 + i%3)
+				}
+			}
+		})
+	}
+	var watchers sync.WaitGroup
+	watchers.Go(func() {
+		on := false
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			on = !on
+			p.SetTimings(on)
+			runtime.Gosched()
+		}
+	})
+	watchers.Go(func() {
+		var last pool.Timings
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tm := p.Timings()
+			if tm.Wait.Count < last.Wait.Count || tm.Service.Count < last.Service.Count {
+				t.Errorf("a snapshot went back: %d/%d after %d/%d",
+					tm.Wait.Count, tm.Service.Count, last.Wait.Count, last.Service.Count)
+				return
+			}
+			last = tm
+		}
+	})
+	wg.Wait()
+	close(stop)
+	watchers.Wait()
+	waitQuiescent(t, p)
+
+	before := p.Timings()
+	if before.Wait.Count != before.Service.Count {
+		t.Errorf("quiescent: Wait.Count %d, Service.Count %d", before.Wait.Count, before.Service.Count)
+	}
+	if c := p.Stats().Completed; before.Service.Count > c {
+		t.Errorf("Service.Count %d > Completed %d", before.Service.Count, c)
+	}
+	p.SetTimings(true)
+	for range 100 {
+		if err := p.Submit(task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitQuiescent(t, p)
+	d := p.Timings()
+	if n := d.Wait.Sub(before.Wait).Count; n != 100 {
+		t.Errorf("last batch: %d waits recorded, want 100", n)
+	}
+	if n := d.Service.Sub(before.Service).Count; n != 100 {
+		t.Errorf("last batch: %d services recorded, want 100", n)
+	}
+}
+
+// waitQuiescent waits until the pool has nothing running or waiting.
+func waitQuiescent(t *testing.T, p *pool.Pool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s := p.Stats()
+		if s.Running == 0 && s.Waiting == 0 && s.Submitted == s.Completed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not quiescent: %+v", s)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// BenchmarkSubmitTimings: one op is one Submit of a tiny task to a pool of
+// 8 workers, from one submitter, with the timings off and on; the
+// difference is the cost of timing a task. The task is built once, so
+// that any allocation reported is the pool's.
+func BenchmarkSubmitTimings(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		opts []pool.Option
+	}{{"Off", nil}, {"On", []pool.Option{pool.WithTimings()}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			p := mustNew(b, 8, bc.opts...)
+			var wg sync.WaitGroup
+			var sink atomic.Uint64
+			task := func() { sink.Add(1); wg.Done() }
+			b.ReportAllocs()
+			for b.Loop() {
+				wg.Add(1)
+				if err := p.Submit(task); err != nil {
+					b.Fatal(err)
+				}
+			}
+			wg.Wait()
+			// Each task's wait is recorded before it runs.
+			if n := p.Timings().Wait.Count; bc.name == "On" && n < uint64(b.N) {
+				b.Errorf("Wait.Count %d < %d", n, b.N)
+			}
+		})
+	}
+}
