@@ -29,14 +29,15 @@
 //     queue that Little's law says the size can absorb, and that most tasks
 //     waited in for less than a service time, is a momentary one: hold.
 //   - Every growth of a saturated pool is an experiment: the next windows
-//     say what the added workers bought. When they bought almost nothing
-//     and the tasks' service time rose with their number, the pool has
+//     say what the added workers bought. When they bought less than three
+//     quarters of a worker each and the tasks' service time rose with their
+//     number, the pool has
 //     passed a knee: the CPUs, or a downstream that serves only so many at
 //     once and queues the rest inside itself. Little's law alone cannot see
 //     it, since past a knee the service time, and with it the estimate,
-//     grows with every worker added. The law goes back to the knee (the
-//     share of the step that paid places it) and caps growth there: the
-//     multiplicative decrease.
+//     grows with every worker added. The law goes back to the knee (Little's
+//     law places it: of the busy workers, the share old/new service time
+//     did useful work) and caps growth there: the multiplicative decrease.
 //   - A knee is tested from below once (a step down that keeps 95% of the
 //     throughput moves it down), from above every five seconds with a small
 //     step (the bottleneck may have moved), and dropped at once when the

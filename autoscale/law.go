@@ -29,11 +29,10 @@ const (
 )
 
 const (
-	// gainKnee: a growth step whose added workers each bought less than
-	// this fraction of an existing worker's throughput found a knee.
-	gainKnee = 0.25
-	// gainPaid: a step that bought this much paid, judged after one
-	// window; a gain between the two marks is judged over two.
+	// gainPaid: a growth step whose added workers each bought this share
+	// of an existing worker's throughput paid, judged after one window;
+	// one that bought less is judged over two, and found a knee if the
+	// tasks' service time rose by a tenth or more meanwhile.
 	gainPaid = 0.75
 	// gainIO: a step beyond GOMAXPROCS that bought this much says the work
 	// is I/O-bound.

@@ -263,7 +263,7 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 	e.mu.Lock()
 	e.timings.Store(cfg.timings)
 	for range min(n, size) {
-		e.spawnLocked(false, unit[E]{}, false, noEnd)
+		e.spawnLocked(false, unit[E]{}, false, unknownEnd) // parked: woken by startLocked
 	}
 	e.mu.Unlock()
 }

@@ -68,14 +68,10 @@ func clock() int64 { return int64(time.Since(epoch)) }
 // nanosecond of precision.
 const lateBit = 1
 
-// A worker's lastEnd when any stamp is a fine start (it has been started
-// for no work in particular, and the stamp of what it finds will do), and
-// when it is not known (its last unit was not timed, or its waker had no
-// clock reading): then the worker reads the clock at the next start.
-const (
-	noEnd      = math.MinInt64
-	unknownEnd = math.MaxInt64
-)
+// unknownEnd is a worker's lastEnd when it is not known: its last unit was
+// not timed or panicked, or whoever started it had no clock reading. The
+// worker then reads the clock when it starts its next timed unit.
+const unknownEnd = math.MaxInt64
 
 // stamp returns a stamp for a unit accepted now: a clock reading if the
 // timings are on, else 0 (not stamped).

@@ -45,9 +45,8 @@ type worker[E any] struct {
 	// lastEnd is a time no later than the start of the worker's next
 	// unit, from which that start is inferred: the clock reading at the
 	// end of its last unit, or, once woken, since when the work it was
-	// woken for has been available (startLocked); noEnd when any stamp
-	// will do, unknownEnd when it is not known (its last unit was not
-	// timed, or panicked).
+	// woken for has been available (startLocked); unknownEnd when it is
+	// not known.
 	lastEnd       int64
 	wait, service histogramRec
 }
@@ -68,12 +67,12 @@ func (e *engine[E]) spawnLocked(slot bool, t unit[E], has bool, since int64) {
 
 // startLocked puts a worker to work on a slot the caller has taken: a
 // parked one if there is one, else a new one. With has set, t is the first
-// unit it runs. since says when the work it is started for became
-// available, which is when it can start it (timings.go): the stamp of the
-// unit handed over or just queued, the time of a grow or a close that
-// starts workers for waiting work, unknownEnd when the caller has no clock
-// reading (the worker then reads the clock when it starts a timed unit).
-// Requires e.mu.
+// unit it runs. since, its lastEnd, says from when the work it is started
+// for has been available, a time no later than its start (timings.go):
+// the stamp of the unit handed over or just queued, the time of a grow or
+// a close that starts workers for waiting work, a notifying worker's own
+// lastEnd (W2), or unknownEnd when the caller has no clock reading (the
+// worker then reads the clock when it starts a timed unit). Requires e.mu.
 func (e *engine[E]) startLocked(t unit[E], has bool, since int64) {
 	if has {
 		e.mu.direct++
