@@ -200,9 +200,13 @@ func (l *law) grow(o Observation, need, lo, hi int) (int, string) {
 	var why string
 	switch {
 	case need > n:
-		// Applied at once: a step past a knee is judged by the next
-		// windows, which bring the size back to the knee.
+		// Applied at once, unless the window is saturated: then the
+		// service time may already be inflated by a knee, and so the
+		// estimate; at most double, and let the next windows judge.
 		to = need
+		if o.Saturated() {
+			to = min(need, 2*n)
+		}
 		why = fmt.Sprintf("queue %d at utilisation %.2f: λ·S/u asks for %d", o.Queue, o.Utilization(), need)
 	case need == 0:
 		// No task completed in the window (a cold start): every queued

@@ -92,8 +92,8 @@ func TestLawIgnoresSlowTasksThatScale(t *testing.T) {
 func TestLawKneeFromAPartialGain(t *testing.T) {
 	l := newLaw(64)
 	ms := time.Millisecond
-	decideT(t, l, saturated(0, 16, 1500, 800, 20*ms), 38, "asks for 38") // ceil(1500×20ms/0.8)
-	l.probe.to = 32                                                      // as if the ceiling were 32
+	// ceil(1500×20ms/0.8) = 38, at most doubling from a saturated window
+	decideT(t, l, saturated(0, 16, 1500, 800, 20*ms), 32, "asks for 38")
 	decideT(t, l, saturated(250*ms, 32, 1500, 1200, 26*ms), 32, "")
 	to, why := l.decide(saturated(500*ms, 32, 1500, 1200, 27*ms))
 	if to != 24 || !strings.Contains(why, "knee at 24") {
@@ -125,7 +125,7 @@ func TestLawDropsKneeWhenWorkChanges(t *testing.T) {
 	if l.knee != 0 || l.class != Unknown {
 		t.Fatalf("knee %d, class %s after the work changed", l.knee, l.class)
 	}
-	decideT(t, l, saturated(500*time.Millisecond, 2, 960, 100, 20*time.Millisecond), 24, "asks for 24")
+	decideT(t, l, saturated(500*time.Millisecond, 2, 960, 100, 20*time.Millisecond), 4, "asks for 24")
 }
 
 // TestLawKneeExpires: after kneeTTL a knee no longer caps growth, and

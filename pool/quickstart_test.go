@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -74,6 +75,11 @@ func compute() (int, error)                     { return 42, nil }
 // Example_quickStart runs the README's quick start.
 func Example_quickStart() {
 	err := quickStart(context.Background(), []int{1, 2, 3}, []string{"a", "b"})
+	// Release does not wait for the tasks: fp's may not have run yet when
+	// quickStart returns (the interleaving hooks can hold its worker back).
+	for i := 0; handled.Load() < 4 && i < 10_000; i++ {
+		time.Sleep(time.Millisecond)
+	}
 	fmt.Println(err, handled.Load())
 	// Output:
 	// result: 42

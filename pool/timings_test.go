@@ -409,12 +409,12 @@ func TestTimingsRace(t *testing.T) {
 	}
 	for range 4 {
 		wg.Go(func() {
-			for i := range 2000 {
+			for i := range 1000 {
 				if err := p.Submit(task); err != nil {
 					t.Error(err)
 					return
 				}
-				if i%500 == 0 {
+				if i%250 == 0 {
 					_ = p.Resize(2 + i%3)
 				}
 			}
@@ -431,7 +431,7 @@ func TestTimingsRace(t *testing.T) {
 			}
 			on = !on
 			p.SetTimings(on)
-			runtime.Gosched()
+			time.Sleep(50 * time.Microsecond)
 		}
 	})
 	watchers.Go(func() {
@@ -449,6 +449,7 @@ func TestTimingsRace(t *testing.T) {
 				return
 			}
 			last = tm
+			time.Sleep(20 * time.Microsecond)
 		}
 	})
 	wg.Wait()
