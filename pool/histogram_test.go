@@ -78,7 +78,7 @@ func histOf(ds ...time.Duration) Histogram {
 // TestHistogramQuantile: Quantile returns the upper bound of the bucket
 // of the nearest-rank q-quantile, so never less than the quantile itself.
 func TestHistogramQuantile(t *testing.T) {
-	const us, ms = time.Microsecond, time.Millisecond
+	const ms = time.Millisecond
 	var empty Histogram
 	if got := empty.Quantile(0.5); got != 0 {
 		t.Errorf("empty Quantile = %v, want 0", got)
@@ -119,7 +119,6 @@ func TestHistogramQuantile(t *testing.T) {
 	if got := histOf(2 * time.Hour).Quantile(0.5); got != math.MaxInt64 {
 		t.Errorf("Quantile in the last bucket = %v, want the largest Duration", got)
 	}
-	_ = us
 }
 
 // TestHistogramArithmetic: Add and Sub work bucket by bucket, Sub undoes
