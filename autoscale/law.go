@@ -100,6 +100,12 @@ type probe struct {
 	s        time.Duration // summed service time at to
 }
 
+// gain is what each worker a growth step added bought, at throughput x,
+// as a share of what a worker bought before it.
+func (p *probe) gain(x float64) float64 {
+	return (x - p.x0) / float64(p.to-p.from) / (p.x0 / float64(p.from))
+}
+
 type rec struct {
 	at time.Time
 	n  int
@@ -302,7 +308,7 @@ func (l *law) judge(o Observation) (int, string, bool) {
 		l.probe = nil
 		if p.to < p.from {
 			l.kneeDown = true
-		} else if gain := (o.Throughput - p.x0) / float64(p.to-p.from) / (p.x0 / float64(p.from)); gain >= gainPaid {
+		} else if gain := p.gain(o.Throughput); gain >= gainPaid {
 			// A lower bound of what the step bought, the load being
 			// what limits the throughput now.
 			l.paid(o, p, gain)
@@ -318,8 +324,7 @@ func (l *law) judge(o Observation) (int, string, bool) {
 	if p.to < p.from {
 		return l.judgeDown(o, p, x, s)
 	}
-	perWorker := p.x0 / float64(p.from)
-	gain := (x - p.x0) / float64(p.to-p.from) / perWorker
+	gain := p.gain(x)
 	if gain >= gainPaid {
 		l.paid(o, p, gain)
 		return 0, "", false

@@ -43,27 +43,31 @@ func TestInvokeZeroValues(t *testing.T) {
 	})
 }
 
-// TestInvokeAllocs: Invoke allocates nothing per call once the workers
-// exist.
+// TestInvokeAllocs: Invoke, and the task's run, allocate nothing per call
+// once the workers exist, with the timings off or on.
 func TestInvokeAllocs(t *testing.T) {
-	var wg sync.WaitGroup
-	p, err := pool.NewFunc(4, func(int) { wg.Done() }, pool.WithPreAlloc(true), pool.WithDisablePurge(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
+	for _, timed := range []bool{false, true} {
+		var wg sync.WaitGroup
+		p, err := pool.NewFunc(4, func(int) { wg.Done() }, pool.WithPreAlloc(true), pool.WithDisablePurge(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetTimings(timed)
+		allocs := testing.AllocsPerRun(1000, func() {
+			wg.Add(1)
+			if err := p.Invoke(7); err != nil {
+				t.Fatal(err)
+			}
+			wg.Wait()
+		})
+		if allocs != 0 {
+			t.Errorf("timings %v: Invoke allocates %.2f times per call, want 0", timed, allocs)
+		}
+		if n := p.Timings().Service.Count; timed && n < 1000 {
+			t.Errorf("Service.Count = %d with timings on, want at least 1000", n)
+		}
 		if err := p.ReleaseTimeout(time.Minute); err != nil {
 			t.Error(err)
 		}
-	}()
-	allocs := testing.AllocsPerRun(1000, func() {
-		wg.Add(1)
-		if err := p.Invoke(7); err != nil {
-			t.Fatal(err)
-		}
-		wg.Wait()
-	})
-	if allocs != 0 {
-		t.Errorf("Invoke allocates %.2f times per call, want 0", allocs)
 	}
 }

@@ -42,6 +42,16 @@ func checkHist(t *testing.T, name string, got, want pool.Histogram) {
 
 func sleeper(d time.Duration) func() { return func() { time.Sleep(d) } }
 
+// submitSleepers submits a sleeper of each duration, in order.
+func submitSleepers(t *testing.T, p *pool.Pool, ds ...time.Duration) {
+	t.Helper()
+	for _, d := range ds {
+		if err := p.Submit(sleeper(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 const ms = time.Millisecond
 
 // TestTimingsSizeOne: on a pool of one worker, the first task is handed
@@ -51,11 +61,7 @@ const ms = time.Millisecond
 func TestTimingsSizeOne(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1, pool.WithTimings())
-		for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms} {
-			if err := p.Submit(sleeper(d)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		submitSleepers(t, p, 10*ms, 20*ms, 40*ms)
 		time.Sleep(time.Second)
 		synctest.Wait()
 		tm := p.Timings()
@@ -151,12 +157,8 @@ func TestSetTimingsAtRunTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1)
 		// t0: A and B accepted while off; C accepted while on.
-		for _, d := range []time.Duration{10 * ms, 20 * ms} { // A, B
-			if err := p.Submit(sleeper(d)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		synctest.Wait() // A has started, untimed
+		submitSleepers(t, p, 10*ms, 20*ms) // A, B
+		synctest.Wait()                    // A has started, untimed
 		p.SetTimings(true)
 		if err := p.Submit(sleeper(40 * ms)); err != nil { // C
 			t.Fatal(err)
@@ -229,11 +231,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 		// starts when B ends, at 30.
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithTimings())
-			for _, d := range []time.Duration{10 * ms, 20 * ms} {
-				if err := p.Submit(sleeper(d)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			submitSleepers(t, p, 10*ms, 20*ms)
 			go func() {
 				if err := p.Submit(sleeper(40 * ms)); err != nil {
 					t.Error(err)
@@ -250,11 +248,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 		// overflow entry accepted at 0, admitted at 10, started at 30.
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithUnboundedQueue(), pool.WithTimings())
-			for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms, 80 * ms} {
-				if err := p.Submit(sleeper(d)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			submitSleepers(t, p, 10*ms, 20*ms, 40*ms, 80*ms)
 			time.Sleep(time.Second)
 			synctest.Wait()
 			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 30*ms, 70*ms))
@@ -266,11 +260,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 		// still measures them from their acceptance.
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithUnboundedQueue(), pool.WithTimings())
-			for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms} {
-				if err := p.Submit(sleeper(d)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			submitSleepers(t, p, 10*ms, 20*ms, 40*ms)
 			p.Release()
 			if err := p.ReleaseTimeout(time.Second); err != nil {
 				t.Fatal(err)
@@ -284,11 +274,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 		// 5, not 0 (the workers started for them were parked).
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithTimings(), pool.WithPreAlloc(true))
-			for _, d := range []time.Duration{10 * ms, 20 * ms, 40 * ms} {
-				if err := p.Submit(sleeper(d)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			submitSleepers(t, p, 10*ms, 20*ms, 40*ms)
 			time.Sleep(5 * ms)
 			if err := p.Resize(3); err != nil {
 				t.Fatal(err)
@@ -333,11 +319,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 func TestTimingsExitedWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2, pool.WithTimings(), pool.WithExpiryDuration(10*ms))
-		for _, d := range []time.Duration{3 * ms, 4 * ms} {
-			if err := p.Submit(sleeper(d)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		submitSleepers(t, p, 3*ms, 4*ms)
 		time.Sleep(time.Second) // the idle workers expire
 		synctest.Wait()
 		if w := p.Stats().Workers; w != 0 {
@@ -361,35 +343,6 @@ func TestTimingsExitedWorkers(t *testing.T) {
 			t.Errorf("after a Reboot: %+v, want %+v", got, want)
 		}
 	})
-}
-
-// TestTimingsAllocs: with the timings on, Invoke and the task's run
-// allocate nothing.
-func TestTimingsAllocs(t *testing.T) {
-	var wg sync.WaitGroup
-	p, err := pool.NewFunc(4, func(int) { wg.Done() }, pool.WithPreAlloc(true), pool.WithDisablePurge(true),
-		pool.WithTimings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
-			t.Error(err)
-		}
-	}()
-	allocs := testing.AllocsPerRun(1000, func() {
-		wg.Add(1)
-		if err := p.Invoke(7); err != nil {
-			t.Fatal(err)
-		}
-		wg.Wait()
-	})
-	if allocs != 0 {
-		t.Errorf("Invoke with timings on allocates %.2f times per call, want 0", allocs)
-	}
-	if n := p.Timings().Service.Count; n < 1000 {
-		t.Errorf("Service.Count = %d, want at least 1000", n)
-	}
 }
 
 // TestTimingsRace: submitters, snapshots and switches at once, in real
