@@ -25,29 +25,35 @@
 //
 //   - Pressure (a queue with the workers busy, refusals, or with
 //     WithTargetWait a p99 wait above the target): grow to λ·S/u, the busy
-//     workers Little's law asks for at the target utilisation u (0.8). A
-//     queue that Little's law says the size can absorb, and that most tasks
-//     waited in for less than a service time, is a momentary one: hold.
+//     workers Little's law asks for at the target utilisation u (0.8); a
+//     backlog adds the rate that drains it within four windows. A queue
+//     that Little's law says the size can absorb, and that most tasks
+//     waited in for less than a service time or that the size drains
+//     within a window, is a momentary one: hold.
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their
-//     number, the pool has
+//     number (by more than chance: the service-time histogram's spread says
+//     how far one window's mean may stray), the pool has
 //     passed a knee: the CPUs, or a downstream that serves only so many at
 //     once and queues the rest inside itself. Little's law alone cannot see
 //     it, since past a knee the service time, and with it the estimate,
 //     grows with every worker added. The law goes back to the knee (Little's
-//     law places it: of the busy workers, the share old/new service time
-//     did useful work) and caps growth there: the multiplicative decrease.
-//   - A knee is tested from below once (a step down that keeps 95% of the
-//     throughput moves it down), from above every five seconds with a small
+//     law places it: the throughput the bottleneck gave times the service
+//     time before queueing for it began) and caps growth there: the
+//     multiplicative decrease.
+//   - A knee is tested from below once, outside a backlog (a step down
+//     that keeps 95% of the throughput moves it down), from above every
+//     five seconds with a small
 //     step (the bottleneck may have moved), and dropped at once when the
 //     mean service time moves 2.5-fold from the one it was found at (the
 //     work changed: a CPU phase gave way to I/O, a downstream slowed down).
-//   - Idleness (smoothed utilisation below the low mark, 0.65, and no
-//     backlog): shrink towards the busy workers over u, taking the largest
-//     need of the stabilisation window (WithStabilization, 5s), at most a
-//     fifth of N per tick. A size the controller grew to stands for that
-//     window.
+//   - Under-use (no backlog): shrink towards the smoothed busy workers over
+//     u, taking the largest need of the stabilisation window
+//     (WithStabilization, 5s): below the low mark (0.65) at most a fifth of
+//     N per tick, between it and u one worker a tick once the window has
+//     passed since the last growth. A size the controller grew to stands
+//     for that window, except the workers added to drain a backlog.
 //
 // The work's class (Stats.Class) is concluded from the pool's own tasks
 // only: a knee at or below ceil(1.5 × GOMAXPROCS) makes it CPU-bound, one

@@ -53,6 +53,18 @@ const (
 	// acts on a smoothed need, so that one quiet window removes no
 	// workers.
 	smoothing = 0.3
+	// recentWindows is how many windows' service times base looks back
+	// on.
+	recentWindows = 8
+	// drainWindows: growth sizes for a backlog to drain within this many
+	// windows, besides the arrivals.
+	drainWindows = 4
+	// paidWindows is the most windows a growth step that seems to pay is
+	// watched for before chance is ruled out.
+	paidWindows = 3
+	// baseSpread: a service time this many times the least of the recent
+	// windows is not the same work queueing a little more.
+	baseSpread = 1.5
 )
 
 // law is the control law and the state it keeps between ticks. Not safe
@@ -83,9 +95,11 @@ type law struct {
 	probe *probe // a step waiting to be judged
 	note  string // a verdict reached this tick, put before the reason
 
-	recs   []rec   // size recommendations, for the stabilisation window
-	busy   float64 // busy workers, smoothed over ticks (EWMA)
-	lambda float64 // arrivals per second, smoothed likewise
+	recs   []rec           // size recommendations, for the stabilisation window
+	recent []time.Duration // the mean service time of the last windows with completions, newest last
+	grewAt time.Time       // the last growth under pressure
+	busy   float64         // busy workers, smoothed over ticks (EWMA)
+	lambda float64         // arrivals per second, smoothed likewise
 	ticks  int
 }
 
@@ -93,10 +107,13 @@ type probe struct {
 	from, to int
 	x0       float64       // throughput at from, in a saturated window
 	s0       time.Duration // mean service time at from
+	sBase    time.Duration // the service time before queueing for a bottleneck inflated it (see base)
+	noise0   float64       // the relative standard error of s0: (SD/mean)²/completions
+	n        uint64        // completions summed at to
+	sd       time.Duration // summed service-time spread at to
 	windows  int           // windows seen at to
 	ramp     int           // windows at to skipped as a ramp
 	x        float64       // summed throughput at to
-	b        float64       // summed busy workers at to
 	s        time.Duration // summed service time at to
 }
 
@@ -104,6 +121,44 @@ type probe struct {
 // as a share of what a worker bought before it.
 func (p *probe) gain(x float64) float64 {
 	return (x - p.x0) / float64(p.to-p.from) / (p.x0 / float64(p.from))
+}
+
+// rose reports whether the mean service time at to, s, is above the one
+// before the step by a tenth or more and by more than chance allows: three
+// standard errors of the difference of the two means (heavy-tailed tasks
+// make one window's mean stray far). Before the step is the least of s0
+// and sBase, so that a climb in small steps, each within chance, is seen
+// as a whole.
+func (p *probe) rose(s time.Duration) bool {
+	if p.windows == 0 || p.n == 0 || s <= 0 {
+		return false
+	}
+	sd := float64(p.sd) / float64(p.windows)
+	noise := p.noise0 + sd*sd/(float64(s)*float64(s))/float64(p.n)
+	return float64(s) >= float64(min(p.s0, p.sBase))*max(1.1, 1+3*math.Sqrt(noise))
+}
+
+// above reports whether the mean throughput at to, x over windows of
+// length w, is above x0 by more than two standard errors, counting
+// completions as Poisson.
+func (p *probe) above(x float64, w time.Duration) bool {
+	secs := w.Seconds()
+	if secs <= 0 {
+		return true
+	}
+	c0 := p.x0 * secs
+	v := c0/(secs*secs) + float64(p.n)/(float64(p.windows)*secs*float64(p.windows)*secs)
+	return x-p.x0 > 2*math.Sqrt(v)
+}
+
+// newProbe starts a probe of a step from o's size to to.
+func (l *law) newProbe(o Observation, to int) *probe {
+	p := &probe{from: o.Size, to: to, x0: o.Throughput, s0: o.Service, sBase: l.base(o.Service), noise0: math.Inf(1)}
+	if o.Service > 0 && o.Completions > 0 {
+		cv := float64(o.ServiceSD) / float64(o.Service)
+		p.noise0 = cv * cv / float64(o.Completions)
+	}
+	return p
 }
 
 type rec struct {
@@ -142,6 +197,12 @@ func (l *law) decide(o Observation) (int, string) {
 		l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
 		l.lambda = smoothing*o.Lambda + (1-smoothing)*l.lambda
 	}
+	if o.Service > 0 && o.Completions > 0 {
+		l.recent = append(l.recent, o.Service)
+		if len(l.recent) > recentWindows {
+			l.recent = l.recent[1:]
+		}
+	}
 	n := o.Size
 	if why := l.expire(o); why != "" {
 		return l.done(o, n, why)
@@ -165,35 +226,39 @@ func (l *law) decide(o Observation) (int, string) {
 	if !o.Saturated() {
 		lambda = l.lambda
 	}
-	need := 0
-	if o.Service > 0 && lambda > 0 {
-		need = int(math.Ceil(lambda * o.Service.Seconds() / l.cfg.utilization))
+	steady := l.need(lambda, o.Service)
+	// A backlog is drained within drainWindows windows: it adds its share
+	// to the arrivals, for as long as it lasts.
+	need := steady
+	if backlogged(o) && o.Window > 0 {
+		need = l.need(lambda+float64(o.Queue)/(drainWindows*o.Window.Seconds()), o.Service)
 	}
 	pressure := o.Queue > 0 && u >= l.cfg.high || o.Rejections > 0
 	if l.cfg.targetWait > 0 && o.WaitP99 > l.cfg.targetWait && o.Queue > 0 {
 		pressure = true
 	}
 	if pressure {
-		return l.grow(o, need, lo, hi)
+		return l.grow(o, need, steady, lo, hi)
 	}
 	return l.shrink(o, lo)
 }
 
 // grow answers pressure: a queue behind busy workers, rejections, or a
 // wait above the target.
-func (l *law) grow(o Observation, need, lo, hi int) (int, string) {
+func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 	n := o.Size
 	switch {
 	case o.Busy < float64(n)/2 && o.Rejections == 0:
 		return l.done(o, n, "queue, but fewer than half the workers busy: a burst the queue absorbs")
 	case n >= hi && l.capped(o) && n == l.knee:
-		if o.Saturated() && !l.kneeDown && n > lo {
+		if o.Saturated() && !l.kneeDown && n > lo && !backlogged(o) {
 			// Test the knee from below once: a step down that keeps the
 			// throughput shows the knee was found too high (a growth
 			// step that bought nothing says only that the knee is at or
-			// below where it started).
+			// below where it started). Not in a backlog, which a step
+			// down would make wait longer.
 			to := max(lo, n-max(1, n/8))
-			l.probe = &probe{from: n, to: to, x0: o.Throughput, s0: o.Service}
+			l.probe = l.newProbe(o, to)
 			return l.done(o, to, fmt.Sprintf("pressure at the knee %d: testing it from below at %d", n, to))
 		}
 		return l.done(o, n, fmt.Sprintf("pressure at the knee %d (%s)", n, l.class))
@@ -205,12 +270,18 @@ func (l *law) grow(o Observation, need, lo, hi int) (int, string) {
 	var to int
 	var why string
 	switch {
+	case o.Rejections == 0 && l.drains(o):
+		// A burst the size drains within a window, with the arrivals at
+		// their smoothed rate: Poisson noise, not a change of load. The
+		// stabilisation window keeps what the arrivals need.
+		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
+		return l.done(o, n, fmt.Sprintf("queue %d, drained within a window at %d workers", o.Queue, n))
 	case need > n:
-		// Applied at once, unless the window is saturated: then the
-		// service time may already be inflated by a knee, and so the
+		// Applied at once, unless the window is saturated or the service
+		// time rose: then it may already be inflated by a knee, and so the
 		// estimate; at most double, and let the next windows judge.
 		to = need
-		if o.Saturated() {
+		if l.cautious(o) {
 			to = min(need, 2*n)
 		}
 		why = fmt.Sprintf("queue %d at utilisation %.2f: λ·S/u asks for %d", o.Queue, o.Utilization(), need)
@@ -234,10 +305,61 @@ func (l *law) grow(o Observation, need, lo, hi int) (int, string) {
 		to = min(to, n+max(1, n/8)) // near a known knee, small steps
 	}
 	to = max(n+1, min(hi, to))
-	if o.Saturated() {
-		l.probe = &probe{from: n, to: to, x0: o.Throughput, s0: o.Service}
+	l.grewAt = o.At
+	if l.cautious(o) {
+		l.probe = l.newProbe(o, to)
+	}
+	// The workers added to drain a backlog are not wanted once it is
+	// drained: the stabilisation window keeps only what the arrivals need.
+	if steady > 0 {
+		l.recs = append(l.recs, rec{o.At, max(n, min(to, steady))})
 	}
 	return l.done(o, to, why)
+}
+
+// need is the workers Little's law asks for at the target utilisation:
+// arrivals per second λ each keeping a worker busy for s.
+func (l *law) need(lambda float64, s time.Duration) int {
+	if s <= 0 || lambda <= 0 {
+		return 0
+	}
+	return int(math.Ceil(lambda * s.Seconds() / l.cfg.utilization))
+}
+
+// cautious reports a window a growth step is a probe from: one saturated
+// (its throughput is the size's capacity), or one whose service time rose
+// by a quarter or more over the least of the recent windows (past a knee,
+// added workers queue inside the tasks and lengthen them).
+func (l *law) cautious(o Observation) bool {
+	return o.Saturated() || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
+}
+
+// least is the least mean service time of the recent windows; the largest
+// Duration when there is none.
+func (l *law) least() time.Duration {
+	b := time.Duration(math.MaxInt64)
+	for _, r := range l.recent {
+		b = min(b, r)
+	}
+	return b
+}
+
+// backlogged reports a queue whose typical task waits longer than it runs:
+// a backlog, not a few tasks caught between submission and start.
+func backlogged(o Observation) bool { return o.Queue > o.Size/4 && o.WaitP50 > o.Service }
+
+// drains reports whether the queue empties within one window at the
+// current size if arrivals run at their smoothed rate, which itself needs
+// no more workers than there are.
+func (l *law) drains(o Observation) bool {
+	if o.Service <= 0 || o.Window <= 0 || l.lambda <= 0 {
+		return false
+	}
+	if l.lambda*o.Service.Seconds()/l.cfg.utilization > float64(o.Size) {
+		return false
+	}
+	spare := float64(o.Size)/o.Service.Seconds() - l.lambda // completions a second beyond the arrivals, all busy
+	return spare > 0 && float64(o.Queue) <= spare*o.Window.Seconds()
 }
 
 // shrink follows the need down when the pool is under-used: to the
@@ -245,11 +367,20 @@ func (l *law) grow(o Observation, need, lo, hi int) (int, string) {
 func (l *law) shrink(o Observation, lo int) (int, string) {
 	n := o.Size
 	want := n
-	// A queue whose typical task waits longer than it runs is a backlog,
-	// not a few tasks caught between submission and start.
-	backlog := o.Queue > n/4 && o.WaitP50 > o.Service
-	if l.busy < l.cfg.low*float64(n) && !backlog {
-		want = max(lo, int(math.Ceil(l.busy/l.cfg.utilization)))
+	// The smoothed need, so that one quiet window removes no workers; but
+	// within the stabilisation window of a growth, which the smoothing
+	// trails, never below this window's.
+	busy := l.busy
+	if o.At.Sub(l.grewAt) <= l.cfg.stabilization {
+		busy = max(busy, o.Busy)
+	}
+	idle := busy < l.cfg.low*float64(n)
+	// Between the low mark and the target utilisation the pool drifts
+	// down only under a load that has stopped growing: not within the
+	// stabilisation window of a growth.
+	settled := idle || o.At.Sub(l.grewAt) > l.cfg.stabilization
+	if !backlogged(o) && settled {
+		want = min(n, max(lo, int(math.Ceil(busy/l.cfg.utilization))))
 	}
 	l.recs = append(l.recs, rec{o.At, want})
 	for len(l.recs) > 0 && o.At.Sub(l.recs[0].at) > l.cfg.stabilization {
@@ -260,7 +391,14 @@ func (l *law) shrink(o Observation, lo int) (int, string) {
 		stable = max(stable, r.n)
 	}
 	if stable < n {
-		to := max(stable, n-max(1, int(math.Ceil(shrinkStep*float64(n)))))
+		// Well below the low mark, a fifth of N a tick; between it and
+		// the target utilisation, a worker a tick: the need there is
+		// close to the size, and one window's noise moves it.
+		step := 1
+		if idle {
+			step = max(1, int(math.Ceil(shrinkStep*float64(n))))
+		}
+		to := max(stable, n-step)
 		return l.done(o, to, fmt.Sprintf("utilisation %.2f: the largest need over %v is %d", o.Utilization(), l.cfg.stabilization, stable))
 	}
 	return l.done(o, n, "")
@@ -318,7 +456,8 @@ func (l *law) judge(o Observation) (int, string, bool) {
 	p.windows++
 	p.x += o.Throughput
 	p.s += o.Service
-	p.b += o.Busy
+	p.n += o.Completions
+	p.sd += o.ServiceSD
 	x := p.x / float64(p.windows)
 	s := p.s / time.Duration(p.windows)
 	if p.to < p.from {
@@ -326,6 +465,16 @@ func (l *law) judge(o Observation) (int, string, bool) {
 	}
 	gain := p.gain(x)
 	if gain >= gainPaid {
+		if !p.above(x, o.Window) {
+			// What the step bought is within chance of nothing: a
+			// small step's share of a noisy throughput. Look longer;
+			// after paidWindows, no verdict.
+			if p.windows < paidWindows {
+				return o.Size, "", true
+			}
+			l.probe = nil
+			return 0, "", false
+		}
 		l.paid(o, p, gain)
 		return 0, "", false
 	}
@@ -336,16 +485,18 @@ func (l *law) judge(o Observation) (int, string, bool) {
 	// Past a knee the added workers only queue for what is saturated, so
 	// the tasks' service time rises (by Little's law, in proportion to the
 	// throughput the step failed to buy). A shortfall without that rise
-	// is the load changing under the step: no verdict.
-	if float64(s) < 1.1*float64(p.s0) {
-		return o.Size, "", true
+	// is the load changing under the step, or chance: no verdict, and
+	// the law goes on.
+	if !p.rose(s) {
+		return 0, "", false
 	}
-	// Where the knee is, Little's law says: of the b workers busy, the
-	// share s0/s did work at the speed of the old size; the rest queued
-	// for the bottleneck. (The share of the step that paid says the same
-	// more noisily, and cannot place a knee below the old size.)
-	b := p.b / float64(p.windows)
-	k := min(p.to-1, max(l.cfg.min, int(math.Round(b*float64(p.s0)/float64(s)))))
+	// Where the knee is, Little's law says: the bottleneck served x tasks
+	// a second, each busy for the service time they took before queueing
+	// for it began; the rest of the busy workers waited. (The share of
+	// the step that paid says the same more noisily, and cannot place a
+	// knee below the old size; the old size's own service time may
+	// already include some queueing.)
+	k := min(p.to-1, max(l.cfg.min, int(math.Round(x*p.sBase.Seconds()))))
 	l.setKnee(o, k, p.s0)
 	return k, fmt.Sprintf("growing %d→%d bought %.2f of a worker each while the service time rose %v→%v: knee at %d (%s)",
 		p.from, p.to, gain, p.s0, s, k, l.class), true
@@ -363,6 +514,18 @@ func (l *law) paid(o Observation, p *probe, gain float64) {
 		l.class = IOBound
 	}
 	l.note = fmt.Sprintf("growing %d→%d paid (%.2f of a worker each); ", p.from, p.to, gain)
+}
+
+// base is the service time a probe from a window with mean service time s
+// places a knee with: the least of the last recentWindows windows, unless
+// that is below s by a factor of baseSpread or more (the work itself
+// changed, or was changing): then s.
+func (l *law) base(s time.Duration) time.Duration {
+	b := min(s, l.least())
+	if baseSpread*float64(b) <= float64(s) {
+		return s
+	}
+	return b
 }
 
 // judgeDown evaluates a step down from a knee.

@@ -9,12 +9,12 @@ import (
 var t0 = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // saturated is an observation of a pool of n with every worker busy and a
-// backlog, serving x tasks a second of mean service time s, with λ
-// arriving.
+// queue (not a backlog: the typical task waited half a service time),
+// serving x tasks a second of mean service time s, with λ arriving.
 func saturated(at time.Duration, n int, lambda, x float64, s time.Duration) Observation {
 	return Observation{At: t0.Add(at), Window: 250 * time.Millisecond, Size: n,
 		Arrivals: uint64(lambda / 4), Completions: uint64(x / 4), Lambda: lambda, Throughput: x,
-		Busy: float64(n), BusyNow: n, Queue: 50, WaitP50: 10 * s, WaitP99: 20 * s, Service: s, GOMAXPROCS: 2}
+		Busy: float64(n), BusyNow: n, Queue: 50, WaitP50: s / 2, WaitP99: 20 * s, Service: s, GOMAXPROCS: 2}
 }
 
 func newLaw(max int) *law {
@@ -144,8 +144,62 @@ func TestLawKneeExpires(t *testing.T) {
 func TestLawHoldsOnAMomentaryQueue(t *testing.T) {
 	l := newLaw(64)
 	o := saturated(0, 10, 300, 300, 20*time.Millisecond) // needs ceil(7.5) = 8
-	o.WaitP50 = time.Millisecond
+	o.WaitP50, o.Queue = time.Millisecond, 80            // 10 workers drain 50 in a window
 	decideT(t, l, o, 10, "asks for only 8")
+}
+
+// TestLawHoldsOnABurstItDrains: a queue the size drains within a window,
+// the arrivals at their smoothed rate, is no reason to grow, even if the
+// tasks in it waited longer than a service time.
+func TestLawHoldsOnABurstItDrains(t *testing.T) {
+	l := newLaw(64)
+	o := saturated(0, 10, 300, 300, 20*time.Millisecond)
+	o.WaitP50 = 40 * time.Millisecond // 10 workers serve 500/s: 200/s spare, 50 a window
+	decideT(t, l, o, 10, "drained within a window")
+	o.At, o.Queue = o.At.Add(250*time.Millisecond), 51
+	decideT(t, l, o, 11, "one more worker")
+}
+
+// TestLawSizesForTheBacklog: a backlog (its typical task waited longer
+// than it runs) adds the rate that drains it in drainWindows windows to
+// the arrivals; the stabilisation window keeps only what the arrivals
+// need, so the pool comes back down once the backlog is gone.
+func TestLawSizesForTheBacklog(t *testing.T) {
+	l := newLaw(64)
+	ms := time.Millisecond
+	o := saturated(0, 4, 400, 200, 20*ms)
+	o.Queue, o.WaitP50, o.Busy = 400, 100*ms, 3.5 // not saturated: applied at once
+	// (400 + 400/(4 × 0.25s)) × 20ms / 0.8 = 20; without the backlog, 10
+	decideT(t, l, o, 20, "asks for 20")
+	idle := Observation{At: t0.Add(500 * ms), Window: 250 * ms, Size: 20, Busy: 8, Lambda: 400, Throughput: 400,
+		Service: 20 * ms, GOMAXPROCS: 2}
+	decideT(t, l, idle, 16, "the largest need over 5s is 10")
+}
+
+// TestLawNoKneeFromHeavyTailedNoise: tasks whose service times spread far
+// (lognormal, σ = 1) make one window's mean stray: a first window of few,
+// short completions, then longer ones at the doubled size, is chance, not
+// a knee. The same means with tasks all alike are a knee.
+func TestLawNoKneeFromHeavyTailedNoise(t *testing.T) {
+	ms := time.Millisecond
+	run := func(sd0, sd time.Duration) *law {
+		l := newLaw(64)
+		o := saturated(0, 4, 1000, 144, 25*ms)
+		o.ServiceSD = sd0
+		decideT(t, l, o, 8, "asks for")
+		for i := 1; i <= 2; i++ {
+			o := saturated(time.Duration(i)*250*ms, 8, 1000, 244, 38*ms)
+			o.ServiceSD = sd
+			l.decide(o)
+		}
+		return l
+	}
+	if l := run(33*ms, 45*ms); l.knee != 0 {
+		t.Errorf("heavy-tailed tasks: knee at %d from chance", l.knee)
+	}
+	if l := run(0, 0); l.knee == 0 {
+		t.Errorf("tasks all alike: the same means found no knee")
+	}
 }
 
 // TestLawShrinksToTheNeed: an under-used pool shrinks to the busy workers

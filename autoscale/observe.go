@@ -1,6 +1,7 @@
 package autoscale
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -25,6 +26,11 @@ type Observation struct {
 	Queue                             int     // submitted, not yet started, at the end
 	WaitP50, WaitP99                  time.Duration
 	Service                           time.Duration // mean service time of completed tasks
+	// ServiceSD is the spread (standard deviation) of the completed
+	// tasks' service times, estimated from the histogram's buckets: 0
+	// when they all fell in one bucket. It says how far the window's mean
+	// service time may stray by chance: ServiceSD/√Completions.
+	ServiceSD time.Duration
 
 	GOMAXPROCS int
 	HeapLive   uint64 // bytes
@@ -96,6 +102,7 @@ func (o *Observer) observe(now time.Time, size int) Observation {
 	}
 	obs.Queue = r.queue
 	obs.Service = service.Mean()
+	obs.ServiceSD = spread(service)
 	wait := r.wait.Sub(o.prev.wait)
 	obs.WaitP50 = wait.Quantile(0.5)
 	obs.WaitP99 = wait.Quantile(0.99)
@@ -108,6 +115,28 @@ func (o *Observer) observe(now time.Time, size int) Observation {
 
 	o.prev, o.prevAt = r, now
 	return obs
+}
+
+// spread estimates the standard deviation of h's durations between its
+// buckets, each counted at its geometric middle: the spread within a bucket
+// (at most a factor of two) is left out, so that durations all alike read
+// as 0 rather than as a bucket's width.
+func spread(h pool.Histogram) time.Duration {
+	if h.Count < 2 {
+		return 0
+	}
+	var sum, sq float64
+	for i, c := range h.Counts {
+		if c == 0 {
+			continue
+		}
+		m := float64(pool.HistogramBound(min(i, pool.HistogramBuckets-2))) / math.Sqrt2
+		sum += float64(c) * m
+		sq += float64(c) * m * m
+	}
+	n := float64(h.Count)
+	mean := sum / n
+	return time.Duration(math.Sqrt(max(0, sq/n-mean*mean)))
 }
 
 // reading is a snapshot of a source's counters.

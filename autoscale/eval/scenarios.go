@@ -167,7 +167,7 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 	// claim an optimum.
 	out = append(out, Scenario{Name: "S12 I/O in a busy process", Duration: 20 * time.Second, Rate: constant(800),
 		Work: ioWork, Slots: 2 * ioSlots, SLO: 50 * time.Millisecond, Hogs: procs, RealTime: true, Stationary: true,
-		Grid: []int{4, 8, 12, 16, 24, 32, 48}})
+		Grid: []int{4, 8, 12, 16, 24, 32, 48, 64}})
 	if set != nil && procs > 1 {
 		out = append(out, Scenario{Name: "S10 GOMAXPROCS halved mid-run", Duration: 15 * time.Second,
 			Rate: func(time.Duration) float64 { return 0.4 * cpuCap }, Work: cpuWork, SLO: 20 * time.Millisecond,
