@@ -50,6 +50,14 @@ type mailbox struct {
 	stamps *queue[int64]
 }
 
+// depth is the number of user messages waiting.
+func (m *mailbox) depth() int {
+	m.mu.Lock()
+	n := m.user.len()
+	m.mu.Unlock()
+	return n
+}
+
 // pending reports whether a message is waiting: a system message, or,
 // unless userToo is false, a user message.
 func (m *mailbox) pending(userToo bool) bool {

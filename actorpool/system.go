@@ -321,6 +321,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 type Stats struct {
 	Workers     int    // Cap: actors that may run at once
 	Actors      int    // live actors
+	Queued      int    // user messages in the live actors' mailboxes, not yet handled
 	Spawned     uint64 // actors ever spawned
 	Stopped     uint64 // actors that have stopped
 	DeadLetters uint64 // accepted messages never handled (their actor stopped)
@@ -334,11 +335,19 @@ type Stats struct {
 // they are not one snapshot.
 func (s *System) Stats() Stats {
 	s.mu.Lock()
-	live := len(s.mu.live)
+	actors := make([]*actor, 0, len(s.mu.live))
+	for a := range s.mu.live {
+		actors = append(actors, a)
+	}
 	s.mu.Unlock()
+	queued := 0
+	for _, a := range actors { // each mailbox under its own lock, never under s.mu
+		queued += a.mb.depth()
+	}
 	return Stats{
 		Workers:     s.Cap(),
-		Actors:      live,
+		Actors:      len(actors),
+		Queued:      queued,
 		Spawned:     s.spawned.Load(),
 		Stopped:     s.stopCount.Load(),
 		DeadLetters: s.deadLetters.Load(),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -15,18 +16,23 @@ import (
 type Decision struct {
 	Observation
 	From, To int
-	Reason   string
-	Err      error // from Resize, if it failed
+	Cause    Cause  // the kind of decision
+	Reason   string // why, in a sentence with the figures behind it
+	Err      error  // from Resize, if it failed
 }
 
 // Stats is a snapshot of the controller.
 type Stats struct {
-	Size    int   // the target's capacity at the last tick
-	Class   Class // what the controller has learned about the work
-	Knee    int   // the size past which added workers bought nothing, or 0
-	Ticks   uint64
-	Resizes uint64
-	Last    Observation
+	Size     int   // the target's capacity at the last tick (before it: when New was called)
+	Min, Max int   // the bounds at the last tick, or at New (Max: WithMax, or 32 × GOMAXPROCS)
+	Class    Class // what the controller has learned about the work
+	Knee     int   // the size past which added workers bought nothing, or 0
+	Ticks    uint64
+	Resizes  uint64
+	// Decisions counts the ticks by the cause of their decision; every
+	// Cause is a key. Resizes that failed are counted too.
+	Decisions map[Cause]uint64
+	Last      Observation
 }
 
 // Controller drives a resize.Resizer from what its tasks do. Create one
@@ -40,12 +46,13 @@ type Controller struct {
 	meter Meter
 	tick  time.Duration
 
-	mu      sync.Mutex // guards everything below; held for a whole tick
-	law     law
-	obs     *Observer
-	log     []Decision // ring of the last cfg.logSize decisions
-	logNext int
-	stats   Stats
+	mu        sync.Mutex // guards everything below; held for a whole tick
+	law       law
+	obs       *Observer
+	log       []Decision // ring of the last cfg.logSize decisions
+	logNext   int
+	stats     Stats
+	decisions map[Cause]uint64
 }
 
 // ErrNilTarget is returned by New for a nil Resizer.
@@ -68,13 +75,17 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	if cfg.max != 0 && cfg.max < cfg.min {
 		return nil, invalid("max %d is below min %d", cfg.max, cfg.min)
 	}
-	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}}
+	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}, decisions: make(map[Cause]uint64, len(Causes))}
 	var src source = &c.meter
 	if p, ok := r.(SelfMeasuring); ok {
 		p.SetTimings(true)
 		src = poolSource{p}
 	}
 	c.obs = newObserver(src, time.Now())
+	// Before the first tick the stats say where the controller starts,
+	// not a pool of size 0.
+	c.stats.Size, c.stats.Min = r.Cap(), cfg.min
+	c.stats.Max = c.law.ceiling(Observation{GOMAXPROCS: runtime.GOMAXPROCS(0)})
 	return c, nil
 }
 
@@ -116,7 +127,7 @@ func (c *Controller) Tick() Decision {
 	size := c.r.Cap()
 	o := c.obs.observe(time.Now(), size)
 	to, why := c.law.decide(o)
-	d := Decision{Observation: o, From: size, To: to, Reason: why}
+	d := Decision{Observation: o, From: size, To: to, Cause: c.law.cause, Reason: why}
 	if to != size {
 		d.Err = c.r.Resize(to)
 		if d.Err == nil {
@@ -127,7 +138,9 @@ func (c *Controller) Tick() Decision {
 		c.stats.Size = size
 	}
 	c.stats.Ticks++
+	c.decisions[d.Cause]++
 	c.stats.Class, c.stats.Knee, c.stats.Last = c.law.class, c.law.knee, o
+	c.stats.Min, c.stats.Max = c.law.cfg.min, c.law.ceiling(o)
 	if d.Reason != "" || d.Err != nil {
 		c.record(d)
 		c.emit(d)
@@ -155,7 +168,7 @@ func (c *Controller) emit(d Decision) {
 	}
 	o := d.Observation
 	attrs := []slog.Attr{
-		slog.Int("from", d.From), slog.Int("to", d.To), slog.String("reason", d.Reason),
+		slog.Int("from", d.From), slog.Int("to", d.To), slog.String("cause", string(d.Cause)), slog.String("reason", d.Reason),
 		slog.String("class", string(c.stats.Class)), slog.Int("knee", c.stats.Knee),
 		slog.Group("observation",
 			slog.Duration("window", o.Window),
@@ -184,7 +197,12 @@ func (c *Controller) record(d Decision) {
 func (c *Controller) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.stats
+	s := c.stats
+	s.Decisions = make(map[Cause]uint64, len(Causes))
+	for _, k := range Causes {
+		s.Decisions[k] = c.decisions[k]
+	}
+	return s
 }
 
 // Log returns the recent decisions that changed the size or had a reason

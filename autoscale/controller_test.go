@@ -260,6 +260,49 @@ func TestLoggerGetsDecisions(t *testing.T) {
 		if hold["level"] != "DEBUG" || hold["from"] != 2.0 || hold["to"] != 2.0 || !strings.Contains(hold["reason"].(string), "ceiling 2") {
 			t.Errorf("hold record: %v", hold)
 		}
+		if grow["cause"] != "grow" || hold["cause"] != "hold_limit" {
+			t.Errorf("causes %v, %v; want grow, hold_limit", grow["cause"], hold["cause"])
+		}
+	})
+}
+
+// TestDecisionCauses: Stats counts every tick under the cause of its
+// decision, has a key for every cause, and says where the controller
+// starts before its first tick.
+func TestDecisionCauses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := pool.New(1)
+		defer p.Release()
+		c, _ := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(2), autoscale.WithTick(time.Second))
+		if s := c.Stats(); s.Size != 1 || s.Min != 1 || s.Max != 2 || s.Ticks != 0 {
+			t.Errorf("before the first tick: size %d, bounds %d-%d, %d ticks; want 1, 1-2, 0", s.Size, s.Min, s.Max, s.Ticks)
+		}
+		gate := make(chan struct{})
+		load(t, p, 4, gate)
+		var got []autoscale.Cause
+		for range 2 {
+			time.Sleep(time.Second)
+			synctest.Wait()
+			got = append(got, c.Tick().Cause)
+		}
+		close(gate)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		got = append(got, c.Tick().Cause)
+		if want := []autoscale.Cause{autoscale.CauseGrow, autoscale.CauseHoldLimit}; !slices.Equal(got[:2], want) {
+			t.Errorf("causes %v, want %v first", got, want)
+		}
+		s := c.Stats()
+		if len(s.Decisions) != len(autoscale.Causes) {
+			t.Errorf("Decisions has %d keys, want one per cause (%d)", len(s.Decisions), len(autoscale.Causes))
+		}
+		var sum uint64
+		for _, k := range autoscale.Causes {
+			sum += s.Decisions[k]
+		}
+		if sum != s.Ticks || s.Decisions[got[2]] == 0 || s.Decisions[autoscale.CauseGrow] != 1 {
+			t.Errorf("decisions %v over %d ticks (causes %v)", s.Decisions, s.Ticks, got)
+		}
 	})
 }
 

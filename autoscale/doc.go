@@ -42,9 +42,8 @@
 //     law places it: the throughput the bottleneck gave times the service
 //     time before queueing for it began) and caps growth there: the
 //     multiplicative decrease.
-//   - A knee is tested from below once, outside a backlog (a step down
-//     that keeps 95% of the throughput moves it down), from above every
-//     five seconds with a small
+//   - A knee is tested from below once (a step down that keeps 95% of the
+//     throughput moves it down), from above every five seconds with a small
 //     step (the bottleneck may have moved), and dropped at once when the
 //     mean service time moves 2.5-fold from the one it was found at (the
 //     work changed: a CPU phase gave way to I/O, a downstream slowed down).
@@ -67,7 +66,11 @@
 //
 // Every decision that changes the size, or holds it for a reason, goes to
 // the decision log (Controller.Log) and, with WithLogger, to a
-// *slog.Logger as a structured record.
+// *slog.Logger as a structured record. Each has a Cause, one of a small
+// set (grow, shrink, knee, bound, work_changed, hold_burst, hold_limit,
+// steady) that Stats counts ticks by: what the metrics exporters
+// (promcollector, otelpoolkit) publish, where the Reason is a sentence
+// with its figures.
 //
 // The package never changes process-wide state: it reads GOMAXPROCS and
 // the memory limit and sets neither. On Go 1.25 and later the runtime

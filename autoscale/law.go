@@ -67,6 +67,39 @@ const (
 	baseSpread = 1.5
 )
 
+// Cause is the kind of a decision: a small set, fit to count decisions by
+// (Stats.Decisions) and to label a metric with, where a Decision's Reason
+// is a sentence with its figures.
+type Cause string
+
+// The causes of decisions.
+const (
+	// CauseGrow: pressure, and the law grew the pool.
+	CauseGrow Cause = "grow"
+	// CauseShrink: under-use, and the law shrank the pool.
+	CauseShrink Cause = "shrink"
+	// CauseKnee: a probe's verdict placed, moved or confirmed a knee, or a
+	// step down tests one.
+	CauseKnee Cause = "knee"
+	// CauseBound: the size was outside the bounds (WithMin, WithMax, a
+	// knee's cap) and was brought within them.
+	CauseBound Cause = "bound"
+	// CauseWorkChanged: the service time moved far from the one a knee
+	// was found at, and the knee was dropped.
+	CauseWorkChanged Cause = "work_changed"
+	// CauseHoldBurst: a queue the size absorbs (a momentary queue, a
+	// burst drained within a window): no growth.
+	CauseHoldBurst Cause = "hold_burst"
+	// CauseHoldLimit: pressure, but a limit stops growth: a knee, the
+	// ceiling, the memory limit.
+	CauseHoldLimit Cause = "hold_limit"
+	// CauseSteady: nothing to do.
+	CauseSteady Cause = "steady"
+)
+
+// Causes lists every Cause, in a fixed order.
+var Causes = []Cause{CauseGrow, CauseShrink, CauseKnee, CauseBound, CauseWorkChanged, CauseHoldBurst, CauseHoldLimit, CauseSteady}
+
 // law is the control law and the state it keeps between ticks. Not safe
 // for concurrent use.
 //
@@ -94,6 +127,7 @@ type law struct {
 
 	probe *probe // a step waiting to be judged
 	note  string // a verdict reached this tick, put before the reason
+	cause Cause  // this tick's, when a path sets it; else done infers it
 
 	recs   []rec           // size recommendations, for the stabilisation window
 	recent []time.Duration // the mean service time of the last windows with completions, newest last
@@ -168,16 +202,21 @@ type rec struct {
 
 // bounds returns the sizes the law may choose from in this observation.
 func (l *law) bounds(o Observation) (lo, hi int) {
-	p := max(1, o.GOMAXPROCS)
-	hi = l.cfg.max
-	if hi == 0 {
-		hi = 32 * p
-	}
+	hi = l.ceiling(o)
 	if l.capped(o) {
 		hi = min(hi, l.knee)
 	}
 	lo = l.cfg.min
 	return lo, max(lo, hi)
+}
+
+// ceiling is the largest size the options allow: WithMax, or 32 ×
+// GOMAXPROCS.
+func (l *law) ceiling(o Observation) int {
+	if l.cfg.max == 0 {
+		return 32 * max(1, o.GOMAXPROCS)
+	}
+	return l.cfg.max
 }
 
 // capped reports whether a knee caps growth now.
@@ -190,7 +229,7 @@ func cpuCeiling(o Observation) int { return int(math.Ceil(1.5 * float64(max(1, o
 // for no reason worth a log line).
 func (l *law) decide(o Observation) (int, string) {
 	l.ticks++
-	l.note = ""
+	l.note, l.cause = "", ""
 	if l.ticks == 1 {
 		l.busy, l.lambda = o.Busy, o.Lambda
 	} else {
@@ -205,12 +244,20 @@ func (l *law) decide(o Observation) (int, string) {
 	}
 	n := o.Size
 	if why := l.expire(o); why != "" {
+		l.cause = CauseWorkChanged
 		return l.done(o, n, why)
 	}
 	if to, why, ok := l.judge(o); ok {
+		if why != "" {
+			l.cause = CauseKnee
+		}
 		return l.done(o, to, why)
 	}
 	lo, hi := l.bounds(o)
+	switch {
+	case n > hi || n < lo:
+		l.cause = CauseBound
+	}
 	switch {
 	case n > hi:
 		return l.done(o, hi, fmt.Sprintf("above the ceiling %d", hi))
@@ -249,22 +296,28 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 	n := o.Size
 	switch {
 	case o.Busy < float64(n)/2 && o.Rejections == 0:
+		l.cause = CauseHoldBurst
 		return l.done(o, n, "queue, but fewer than half the workers busy: a burst the queue absorbs")
 	case n >= hi && l.capped(o) && n == l.knee:
-		if o.Saturated() && !l.kneeDown && n > lo && !backlogged(o) {
+		if o.Saturated() && !l.kneeDown && n > lo {
 			// Test the knee from below once: a step down that keeps the
 			// throughput shows the knee was found too high (a growth
 			// step that bought nothing says only that the knee is at or
-			// below where it started). Not in a backlog, which a step
-			// down would make wait longer.
+			// below where it started). In a backlog too: a knee placed
+			// from service times inflated since the start (a pool
+			// started above the CPUs) is found nowhere else.
 			to := max(lo, n-max(1, n/8))
 			l.probe = l.newProbe(o, to)
+			l.cause = CauseKnee
 			return l.done(o, to, fmt.Sprintf("pressure at the knee %d: testing it from below at %d", n, to))
 		}
+		l.cause = CauseHoldLimit
 		return l.done(o, n, fmt.Sprintf("pressure at the knee %d (%s)", n, l.class))
 	case n >= hi:
+		l.cause = CauseHoldLimit
 		return l.done(o, n, fmt.Sprintf("pressure at the ceiling %d", hi))
 	case o.MemLimit > 0 && o.MemLimit < math.MaxInt64 && float64(o.HeapLive) > l.cfg.memoryHeadroom*float64(o.MemLimit):
+		l.cause = CauseHoldLimit
 		return l.done(o, n, fmt.Sprintf("pressure, but the live heap is %d of the %d memory limit", o.HeapLive, o.MemLimit))
 	}
 	var to int
@@ -275,6 +328,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 		// their smoothed rate: Poisson noise, not a change of load. The
 		// stabilisation window keeps what the arrivals need.
 		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
+		l.cause = CauseHoldBurst
 		return l.done(o, n, fmt.Sprintf("queue %d, drained within a window at %d workers", o.Queue, n))
 	case need > n:
 		// Applied at once, unless the window is saturated or the service
@@ -294,6 +348,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 	case o.Rejections == 0 && o.WaitP50 <= o.Service:
 		// The arrivals need no more workers than there are: a momentary
 		// queue, which most tasks waited in for less than a service time.
+		l.cause = CauseHoldBurst
 		return l.done(o, n, fmt.Sprintf("queue %d, but λ·S/u asks for only %d", o.Queue, need))
 	default:
 		// Tasks wait or are refused although Little's law says the size
@@ -572,6 +627,16 @@ func (l *law) done(o Observation, to int, why string) (int, string) {
 	}
 	if to != o.Size && why == "" {
 		why = "adjust"
+	}
+	if l.cause == "" {
+		switch {
+		case to > o.Size:
+			l.cause = CauseGrow
+		case to < o.Size:
+			l.cause = CauseShrink
+		default:
+			l.cause = CauseSteady
+		}
 	}
 	return to, why
 }

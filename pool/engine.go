@@ -195,7 +195,7 @@ type engine[E any] struct {
 	handling atomic.Int32
 
 	panicked atomic.Uint64
-	rejected atomic.Uint64
+	rejected rejections
 	resizes  atomic.Uint64
 	returned atomic.Uint64
 
@@ -344,8 +344,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	e.mu.Lock()
 	if e.mu.closed {
 		e.mu.Unlock()
-		e.rejected.Add(1)
-		return ErrPoolClosed
+		return e.rejected.count(ErrPoolClosed)
 	}
 	// W4: announce before retrying, so that a worker making room after
 	// this store sees waitersN > 0 and comes to admitWaiters, which needs
@@ -381,8 +380,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	if e.cfg.nonblocking || (e.cfg.maxBlocking > 0 && e.mu.waiters.n >= e.cfg.maxBlocking) {
 		e.waitersN.Add(-1)
 		e.mu.Unlock()
-		e.rejected.Add(1)
-		return ErrPoolOverload
+		return e.rejected.count(ErrPoolOverload)
 	}
 	w := e.getWaiter(t)
 	e.mu.waiters.pushBack(w)
@@ -399,8 +397,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 			e.mu.Unlock()
 			w.task = unit[E]{}
 			e.spare.Put(w)
-			e.rejected.Add(1)
-			return ctx.Err()
+			return e.rejected.count(ctx.Err())
 		}
 		e.mu.Unlock()
 		<-w.done // admitted or rejected just before the cancellation
@@ -409,7 +406,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	w.err = nil
 	e.spare.Put(w) // its token is consumed, so the next user starts clean
 	if err != nil {
-		e.rejected.Add(1)
+		e.rejected.count(err)
 	}
 	return err
 }

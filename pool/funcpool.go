@@ -42,8 +42,7 @@ func (p *FuncPool[T]) InvokeContext(ctx context.Context, arg T) error {
 		return ErrNilContext
 	}
 	if err := ctx.Err(); err != nil {
-		p.rejected.Add(1)
-		return err
+		return p.rejected.count(err)
 	}
 	return p.submit(ctx, arg)
 }

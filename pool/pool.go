@@ -82,8 +82,7 @@ func (p *Pool) SubmitContext(ctx context.Context, task func()) error {
 		return ErrNilContext
 	}
 	if err := ctx.Err(); err != nil {
-		p.rejected.Add(1)
-		return err
+		return p.rejected.count(err)
 	}
 	return p.submit(ctx, task)
 }

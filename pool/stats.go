@@ -1,5 +1,10 @@
 package pool
 
+import (
+	"errors"
+	"sync/atomic"
+)
+
 // Stats is a snapshot of a pool's gauges and counters, taken by one call to
 // Stats. The fields are read one after another while the pool runs, so
 // they need not add up exactly while tasks are moving; once the pool is
@@ -23,8 +28,18 @@ type Stats struct {
 	// panicking or by calling runtime.Goexit.
 	Completed uint64
 	// Rejected counts submissions that returned an error other than
-	// ErrNilTask: overload, closed pool or a done context.
+	// ErrNilTask and ErrNilContext: overload, closed pool or a done
+	// context. The three counts below split it by reason and add up to it.
 	Rejected uint64
+	// RejectedOverload counts refusals with ErrPoolOverload: the pool was
+	// full and the submission could not wait (WithNonblocking,
+	// WithMaxBlockingTasks).
+	RejectedOverload uint64
+	// RejectedClosed counts refusals with ErrPoolClosed.
+	RejectedClosed uint64
+	// RejectedContext counts submissions whose context was done before the
+	// pool accepted them.
+	RejectedContext uint64
 	// Panicked counts tasks that panicked; they are counted in Completed too.
 	Panicked uint64
 	// Returned counts accepted tasks handed back, not run, by ReleaseNow.
@@ -52,9 +67,30 @@ func (e *engine[E]) Stats() Stats {
 	s.Cap = e.gate.capacity()
 	s.Running = e.running()
 	s.Waiting = e.waiting()
-	s.Rejected = e.rejected.Load()
+	s.RejectedOverload = e.rejected.overload.Load()
+	s.RejectedClosed = e.rejected.closed.Load()
+	s.RejectedContext = e.rejected.context.Load()
+	s.Rejected = s.RejectedOverload + s.RejectedClosed + s.RejectedContext
 	s.Panicked = e.panicked.Load()
 	s.Returned = e.returned.Load()
 	s.Resizes = e.resizes.Load()
 	return s
+}
+
+// rejections counts refused submissions by reason.
+type rejections struct{ overload, closed, context atomic.Uint64 }
+
+// count counts a submission refused with err and returns err. An error
+// that is neither an overload nor a closed pool came from the caller's
+// context.
+func (r *rejections) count(err error) error {
+	switch {
+	case errors.Is(err, ErrPoolOverload):
+		r.overload.Add(1)
+	case errors.Is(err, ErrPoolClosed):
+		r.closed.Add(1)
+	default:
+		r.context.Add(1)
+	}
+	return err
 }

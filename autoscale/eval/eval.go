@@ -462,11 +462,7 @@ func startHogs(n int) (stop func() uint64) {
 		wg.Go(func() {
 			x, k := uint64(1), uint64(0)
 			for !quit.Load() {
-				for range 200 {
-					x ^= x << 13
-					x ^= x >> 7
-					x ^= x << 17
-				}
+				x = spin(x)
 				k++
 			}
 			sinkBurn.Store(x)
@@ -480,18 +476,48 @@ func startHogs(n int) (stop func() uint64) {
 	}
 }
 
-// burn spins for about d of CPU time (wall time on an idle core).
+// burn does d's worth of computation: a fixed number of rounds, the
+// number an idle core does in d (see burnRate). A wall-clock spin would
+// finish sooner the more goroutines share the CPUs (a spin preempted for
+// a while still ends on time), so oversubscribing them would seem to buy
+// throughput that real CPU-bound work never gets.
 func burn(d time.Duration) {
-	end := time.Now().Add(d)
+	n := int64(float64(d) * burnRate())
 	x := uint64(1)
-	for time.Now().Before(end) {
-		for range 200 {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-		}
+	for range n {
+		x = spin(x)
 	}
 	sinkBurn.Store(x)
 }
+
+// spin is one round of burn's computation.
+func spin(x uint64) uint64 {
+	for range 200 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
+// burnRate is the rounds of spin a core does per nanosecond: the best of a
+// few short timed runs, the best being the least disturbed. Measured once.
+var burnRate = sync.OnceValue(func() float64 {
+	best := 0.0
+	x := uint64(1)
+	for range 20 {
+		start := time.Now()
+		var n int
+		for time.Since(start) < 2*time.Millisecond {
+			for range 64 {
+				x = spin(x)
+			}
+			n += 64
+		}
+		best = max(best, float64(n)/float64(time.Since(start)))
+	}
+	sinkBurn.Store(x)
+	return best
+})
 
 var sinkBurn atomic.Uint64

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"testing/synctest"
 
@@ -23,6 +25,8 @@ var (
 	resultsJSON = flag.String("results-json", "", "write the I/O scenarios' results (eval.Results) as JSON to this file")
 	plots       = flag.String("plots", "", "write one SVG plot per scenario to this folder")
 	seed        = flag.Uint64("seed", 42, "the seed of the scenarios' arrivals and work")
+	seedsReport = flag.String("seeds-report", "", "replay the I/O scenarios with seeds 1 to -seeds (about 10 s a seed) and write how often poolkit wins, as Markdown, to this file")
+	seeds       = flag.Int("seeds", 10, "how many seeds -seeds-report replays")
 )
 
 // controllers are the autoscalers compared, each starting at 4 workers
@@ -37,10 +41,35 @@ func controllers() []eval.Controller {
 }
 
 // runIn runs one scenario through one controller inside a synctest bubble.
-func runIn(t *testing.T, s eval.Scenario, c eval.Controller) eval.Result {
+func runIn(t *testing.T, s eval.Scenario, c eval.Controller, seed uint64) eval.Result {
 	var r eval.Result
-	synctest.Test(t, func(t *testing.T) { r = eval.Run(s, c, *seed) })
+	synctest.Test(t, func(t *testing.T) { r = eval.Run(s, c, seed) })
 	return r
+}
+
+// evaluateIO runs an I/O scenario through its fixed sizes and the
+// controllers with the given seed, checks the harness's accounting of
+// every run, and evaluates the runs.
+func evaluateIO(t *testing.T, s eval.Scenario, seed uint64) eval.ScenarioResult {
+	if s.RealTime || s.Hogs > 0 {
+		t.Fatalf("%s needs real time: it cannot run in fake time", s.Name)
+	}
+	var fixed []eval.Result
+	grid := s.Grid
+	if grid == nil {
+		grid = eval.FixedSizes
+	}
+	for _, n := range grid {
+		fixed = append(fixed, runIn(t, s, eval.Fixed(n), seed))
+	}
+	var runs []eval.Result
+	for _, c := range controllers() {
+		runs = append(runs, runIn(t, s, c, seed))
+	}
+	for _, r := range append(fixed, runs...) {
+		checkAccounting(t, s, r)
+	}
+	return eval.Evaluate(s, fixed, runs)
 }
 
 // TestIOScenarios replays every I/O scenario, in fake time, through the
@@ -52,25 +81,8 @@ func runIn(t *testing.T, s eval.Scenario, c eval.Controller) eval.Result {
 func TestIOScenarios(t *testing.T) {
 	res := eval.NewResults("io")
 	for _, s := range eval.IOScenarios() {
-		if s.RealTime || s.Hogs > 0 {
-			t.Fatalf("%s needs real time: it cannot run in fake time", s.Name)
-		}
-		var fixed []eval.Result
-		grid := s.Grid
-		if grid == nil {
-			grid = eval.FixedSizes
-		}
-		for _, n := range grid {
-			fixed = append(fixed, runIn(t, s, eval.Fixed(n)))
-		}
-		var runs []eval.Result
-		for _, c := range controllers() {
-			runs = append(runs, runIn(t, s, c))
-		}
-		for _, r := range append(fixed, runs...) {
-			checkAccounting(t, s, r)
-		}
-		sr := eval.Evaluate(s, fixed, runs)
+		sr := evaluateIO(t, s, *seed)
+		runs := sr.Runs
 		logVsOracle(t, sr)
 		// What the control law reaches in every I/O scenario (the rest of
 		// the targets are reported in the tables, met or not).
@@ -165,11 +177,62 @@ func TestHeavyTailedSeeds(t *testing.T) {
 		}
 	}
 	for _, sd := range []uint64{1, 2, 6} {
-		var r eval.Result
-		synctest.Test(t, func(t *testing.T) { r = eval.Run(s9, controllers()[0], sd) })
+		r := runIn(t, s9, controllers()[0], sd)
 		checkAccounting(t, s9, r)
 		if offered := float64(r.Arrivals) / s9.Duration.Seconds(); r.Throughput < 0.95*offered {
 			t.Errorf("seed %d: served %.0f/s of %.0f/s offered", sd, r.Throughput, offered)
 		}
+	}
+}
+
+// TestIOSeeds replays the I/O scenarios with -seeds seeds when
+// -seeds-report asks, and writes, per scenario, in how many poolkit beat
+// every baseline, met the stationary target, and the median of its
+// worker-seconds against the oracle's: one seed's run is one draw of the
+// arrivals, and a result that holds for one seed may not for the next.
+func TestIOSeeds(t *testing.T) {
+	if *seedsReport == "" {
+		t.Skip("-seeds-report not set")
+	}
+	type tally struct {
+		wins, met int
+		ws        []float64
+	}
+	scenarios := eval.IOScenarios()
+	tallies := make([]tally, len(scenarios))
+	for sd := 1; sd <= *seeds; sd++ {
+		for i, s := range scenarios {
+			sr := evaluateIO(t, s, uint64(sd))
+			if sr.BeatsAll {
+				tallies[i].wins++
+			}
+			if sr.MeetsTarget {
+				tallies[i].met++
+			}
+			tallies[i].ws = append(tallies[i].ws, sr.Runs[0].WorkerSeconds/sr.Oracle.WorkerSeconds)
+		}
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "I/O scenarios replayed with seeds 1 to %d (fake time).\n\n", *seeds)
+	fmt.Fprintln(&out, "| scenario | beats every baseline | stationary target met | poolkit worker-s vs oracle (median) |")
+	fmt.Fprintln(&out, "|---|---|---|---|")
+	wins, met, stationary := 0, 0, 0
+	for i, s := range scenarios {
+		tl := tallies[i]
+		slices.Sort(tl.ws)
+		target := "–"
+		if s.Stationary {
+			target = fmt.Sprintf("%d of %d", tl.met, *seeds)
+			met += tl.met
+			stationary += *seeds
+		}
+		wins += tl.wins
+		fmt.Fprintf(&out, "| %s | %d of %d | %s | %.2f |\n", s.Name, tl.wins, *seeds, target, tl.ws[len(tl.ws)/2])
+	}
+	fmt.Fprintf(&out, "\nIn all: poolkit beats every baseline in %d of %d scenario runs; it meets the stationary target in %d of %d.\n",
+		wins, len(scenarios)**seeds, met, stationary)
+	t.Log(out.String())
+	if err := os.WriteFile(*seedsReport, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -59,11 +59,11 @@ func oneSlot(timeout time.Duration) eval.Scenario {
 // slot as long as it takes, and none is rejected; with a 1ms timeout the
 // same load has calls rejected, so they did contend for the slot.
 func TestTimeoutZeroQueues(t *testing.T) {
-	queued := runIn(t, oneSlot(0), eval.Fixed(4))
+	queued := runIn(t, oneSlot(0), eval.Fixed(4), 42)
 	if queued.Rejected != 0 || queued.Completed != queued.Arrivals || queued.Arrivals == 0 {
 		t.Errorf("Timeout 0: %d completed, %d rejected of %d arrivals; want all completed", queued.Completed, queued.Rejected, queued.Arrivals)
 	}
-	timed := runIn(t, oneSlot(time.Millisecond), eval.Fixed(4))
+	timed := runIn(t, oneSlot(time.Millisecond), eval.Fixed(4), 42)
 	if timed.Rejected == 0 || timed.Completed+timed.Rejected != timed.Arrivals {
 		t.Errorf("1ms timeout: %d completed, %d rejected of %d arrivals; want some rejected", timed.Completed, timed.Rejected, timed.Arrivals)
 	}
@@ -73,7 +73,7 @@ func TestTimeoutZeroQueues(t *testing.T) {
 // still counts the rejections it makes (downstream timeouts here).
 func TestNilMeter(t *testing.T) {
 	var saw int
-	r := runIn(t, oneSlot(time.Millisecond), hold{start: 4, saw: &saw})
+	r := runIn(t, oneSlot(time.Millisecond), hold{start: 4, saw: &saw}, 42)
 	if r.Rejected == 0 || r.Completed+r.Rejected != r.Arrivals {
 		t.Errorf("%d completed, %d rejected of %d arrivals; want some rejected, all counted", r.Completed, r.Rejected, r.Arrivals)
 	}
@@ -85,7 +85,7 @@ func TestInitialOverrides(t *testing.T) {
 	s := oneSlot(0)
 	s.Slots, s.Initial = 8, 8
 	var saw int
-	r := runIn(t, s, hold{start: 2, saw: &saw})
+	r := runIn(t, s, hold{start: 2, saw: &saw}, 42)
 	if saw != 8 {
 		t.Errorf("the controller started at %d, want the scenario's 8", saw)
 	}
@@ -94,12 +94,12 @@ func TestInitialOverrides(t *testing.T) {
 			t.Fatalf("size %d at %v, want 8 throughout", p.Size, p.T)
 		}
 	}
-	if got := runIn(t, s, eval.Fixed(3)).Final; got != 3 {
+	if got := runIn(t, s, eval.Fixed(3), 42).Final; got != 3 {
 		t.Errorf("fixed-3 ended at %d with the scenario's Initial 8; want 3", got)
 	}
 	for _, c := range controllers() {
 		saw = 0
-		r := runIn(t, s, probe{c, &saw})
+		r := runIn(t, s, probe{c, &saw}, 42)
 		if saw != 8 {
 			t.Errorf("%s started at %d, want 8", c.Name(), saw)
 		}

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,5 +39,28 @@ func TestStartPhaseDirection(t *testing.T) {
 	r.summarise(s)
 	if r.SettleDown != 4*Tick || r.Overshoot != 0 || r.Offset == nil || *r.Offset != 0 {
 		t.Errorf("settle down %v, overshoot %v, offset %v; want %v, 0, 0", r.SettleDown, r.Overshoot, r.Offset, 4*Tick)
+	}
+}
+
+// TestBurnIsWorkNotTime: sixteen goroutines each burning 40ms on one
+// CPU must take about 640ms, however the scheduler interleaves them. A
+// spin until a wall-clock deadline took half that (330ms): a goroutine preempted
+// past its deadline ended on resuming, its work undone, which made
+// oversubscribed pools seem to serve more CPU-bound tasks than the CPUs
+// can. Real time; only a lower bound on the time is asserted, which load
+// cannot break.
+func TestBurnIsWorkNotTime(t *testing.T) {
+	burnRate() // calibrate before the CPU is shared
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	const n, d = 16, 40 * time.Millisecond
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range n {
+		wg.Go(func() { burn(d) })
+	}
+	wg.Wait()
+	if took, want := time.Since(start), n*d; took < want*7/10 {
+		t.Errorf("%d burns of %v on one CPU took %v, under 70%% of %v: work was skipped", n, d, took, want)
 	}
 }
