@@ -23,7 +23,7 @@ func quickStart(ctx context.Context, jobs []int, urls []string) error {
 	if err != nil {
 		return err
 	}
-	defer p.Release() // waits for every accepted task
+	defer p.Release() // stops intake; accepted tasks still run (ReleaseTimeout waits for them)
 
 	for _, job := range jobs {
 		if err := p.Submit(func() { handle(job) }); err != nil {
