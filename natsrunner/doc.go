@@ -1,0 +1,50 @@
+// Package natsrunner feeds a NATS JetStream pull consumer into a
+// poolkit pool, pulling no more messages than the pool can start at once.
+//
+// # Flow control
+//
+// A Runner asks the pool how many tasks it could start now
+// (Stats: Cap − Running − Waiting) and fetches at most that many messages
+// in one pull. When the pool is full it does not pull at all: it waits
+// until one of its tasks finishes, or the pool's capacity grows (Resize),
+// or Run's context is done. A message therefore never waits in a client
+// buffer for a worker while its AckWait runs down, and a Resize of the
+// pool changes the size of the next pull.
+//
+// # Settlement
+//
+// The runner, not the handler, settles every message it fetched, exactly
+// once:
+//
+//   - handler returns nil: Ack (or DoubleAck with WithDoubleAck);
+//   - handler returns an error or panics: NakWithDelay(backoff(n)), where n
+//     is the delivery count from the message metadata; on the delivery
+//     numbered WithMaxAttempts (default 5) or later: Term;
+//   - the metadata cannot be read: Term, counted as malformed, the handler
+//     is not called;
+//   - the pool refuses the task (closed, overloaded) or Run is shutting
+//     down before the task was handed to the pool: Nak.
+//
+// A handler must not call Ack, Nak, Term or DoubleAck itself; it may call
+// InProgress. While a handler runs, one ticker per Runner (not one per
+// message) sends InProgress for every in-flight message whose last
+// delivery or progress signal is older than half of AckWait, so long
+// handlers do not cause redelivery.
+//
+// # Shutdown
+//
+// When Run's context is done the runner stops pulling at once (the
+// outstanding pull is cancelled) and waits for in-flight handlers up to
+// the drain timeout (WithDrainTimeout, default 10s). Handlers run with a
+// context that is not cancelled by Run's context, only at the drain
+// deadline. Messages whose handlers have not returned by then are Nak'd,
+// so the server redelivers them at once; the results of those handlers
+// are ignored when they return. Run then returns ctx.Err().
+//
+// Nothing is lost: every fetched message is acked, nak'd or termed exactly
+// once by the runner. A message the server sent in reply to a pull that
+// shutdown cancelled, but that never reached the runner, and a message
+// whose Ack or Nak did not reach the server, is redelivered by the server
+// after AckWait. Delivery is therefore at least once; handlers must be
+// idempotent.
+package natsrunner
