@@ -19,6 +19,9 @@ const (
 	// waits before it looks at the pool again, in case capacity grew
 	// without one of its own tasks finishing.
 	DefaultPollInterval = 5 * time.Millisecond
+	// DefaultMaxBatch caps one pull even when the pool has more room: the
+	// client allocates buffers in proportion to the batch size.
+	DefaultMaxBatch = 256
 )
 
 // Outcome is how the runner settled a message.
@@ -53,6 +56,7 @@ type config struct {
 	fetchMaxWait time.Duration
 	ackWait      time.Duration
 	pollInterval time.Duration
+	maxBatch     int
 	backoff      func(attempt int) time.Duration
 	doubleAck    bool
 	onSettle     func(msg jetstream.Msg, o Outcome, err error)
@@ -64,6 +68,7 @@ func defaultConfig() config {
 		drainTimeout: DefaultDrainTimeout,
 		fetchMaxWait: DefaultFetchMaxWait,
 		pollInterval: DefaultPollInterval,
+		maxBatch:     DefaultMaxBatch,
 		backoff:      DefaultBackoff,
 	}
 }
@@ -174,6 +179,18 @@ func WithDoubleAck(on bool) Option {
 func WithOnSettle(f func(msg jetstream.Msg, o Outcome, err error)) Option {
 	return func(c *config) error {
 		c.onSettle = f
+		return nil
+	}
+}
+
+// WithMaxBatch caps the number of messages asked for in one pull (default
+// 256). The runner asks for the smaller of this and the pool's free room.
+func WithMaxBatch(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return invalid("max batch %d < 1", n)
+		}
+		c.maxBatch = n
 		return nil
 	}
 }

@@ -183,7 +183,7 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 			continue
 		}
 		fctx, cancel := context.WithTimeout(ctx, r.cfg.fetchMaxWait)
-		batch, err := r.cons.Fetch(free, jetstream.FetchContext(fctx))
+		batch, err := r.cons.Fetch(min(free, r.cfg.maxBatch), jetstream.FetchContext(fctx))
 		if err == nil {
 			var stop error
 			for msg := range batch.Messages() {

@@ -364,7 +364,9 @@ func TestLongHandlerKeptAlive(t *testing.T) {
 		time.Sleep(1200 * time.Millisecond) // three AckWaits
 		return nil
 	}
-	r, err := natsrunner.New(e.consumer(e.js), newPool(t, 2), h, led.hook(t, "a"))
+	// The pool has room to spare, so a redelivery would be pulled.
+	r, err := natsrunner.New(e.consumer(e.js), newPool(t, 4), h, led.hook(t, "a"),
+		natsrunner.WithFetchMaxWait(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
