@@ -1,0 +1,59 @@
+package natsrunner_test
+
+import (
+	"context"
+	"log"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/poolkit/poolkit/natsrunner"
+	"github.com/poolkit/poolkit/pool"
+)
+
+// Wiring a runner to a durable pull consumer. The example is compiled, not
+// run: it needs a NATS server at nats.DefaultURL.
+func Example() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+
+	nc, err := nats.Connect(nats.DefaultURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, "JOBS", jetstream.ConsumerConfig{
+		Durable:       "worker",
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       30 * time.Second,
+		MaxAckPending: 1000, // at least the sum of all replicas' pool capacities
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	p, err := pool.New(16)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.ReleaseTimeout(time.Minute)
+
+	r, err := natsrunner.New(cons, p, func(ctx context.Context, msg jetstream.Msg) error {
+		log.Printf("job %s", msg.Data())
+		return nil // the runner acks; an error naks with backoff
+	}, natsrunner.WithMaxAttempts(5), natsrunner.WithDrainTimeout(20*time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Run returns ctx.Err() on SIGTERM, after draining: nothing fetched is
+	// left unsettled.
+	if err := r.Run(ctx); err != nil && ctx.Err() == nil {
+		log.Fatal(err)
+	}
+}
