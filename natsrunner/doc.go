@@ -31,6 +31,18 @@
 // delivery or progress signal is older than half of AckWait, so long
 // handlers do not cause redelivery.
 //
+// # Connection outages
+//
+// A pull that fails for a reason that may pass (no responders while the
+// server restarts, a timeout, a disconnected connection) is counted in
+// Stats.FetchErrors and retried after a backoff of 100ms doubling up to
+// 2s, for as long as Run's context is live. Only a deleted or missing
+// consumer, an invalid pull option, a closed connection or a closed pool
+// end Run. With a connection that reconnects for ever
+// (nats.MaxReconnects(-1)) a runner therefore outlives a server restart;
+// settlements sent during the outage are buffered by the client or lost,
+// and a lost one is redelivered after AckWait.
+//
 // # Shutdown
 //
 // When Run's context is done the runner stops pulling at once (the
