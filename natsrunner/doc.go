@@ -9,7 +9,10 @@
 // until one of its tasks finishes, or the pool's capacity grows (Resize),
 // or Run's context is done. A message therefore never waits in a client
 // buffer for a worker while its AckWait runs down, and a Resize of the
-// pool changes the size of the next pull.
+// pool changes the size of the next pull. WithQueued(n) relaxes this by
+// n messages that may wait in the pool, which is what lets a controller
+// that reads only the pool (autoscale.Controller) see that the pool is
+// short of workers.
 //
 // # Settlement
 //

@@ -57,6 +57,7 @@ type config struct {
 	ackWait      time.Duration
 	pollInterval time.Duration
 	maxBatch     int
+	queued       int
 	backoff      func(attempt int) time.Duration
 	doubleAck    bool
 	onSettle     func(msg jetstream.Msg, o Outcome, err error)
@@ -191,6 +192,26 @@ func WithMaxBatch(n int) Option {
 			return invalid("max batch %d < 1", n)
 		}
 		c.maxBatch = n
+		return nil
+	}
+}
+
+// WithQueued lets the runner keep up to n fetched messages waiting in the
+// pool for a worker, beyond what the pool can start at once (default 0:
+// it pulls only what the pool can start). The runner then blocks in the
+// pool's Submit for those messages, and they wait in the client while
+// their AckWait runs (kept alive by InProgress like running ones).
+//
+// A small queue makes demand visible to a controller that sizes the pool
+// from the pool's own measurements, such as autoscale.Controller: with
+// n = 0 a saturated pool never has a queue, and such a controller sees
+// no pressure to grow it. n must be >= 0.
+func WithQueued(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return invalid("queued %d < 0", n)
+		}
+		c.queued = n
 		return nil
 	}
 }

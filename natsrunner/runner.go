@@ -51,6 +51,51 @@ type Stats struct {
 	Progress     uint64 // InProgress signals sent by the runner
 	FetchErrors  uint64 // pulls that failed and were retried
 	InFlight     int    // messages fetched and not yet settled
+	// Handled counts handler calls that returned (or panicked), and
+	// HandlerTime is their summed duration: HandlerTime / Handled is the
+	// mean handler latency. Calls still running are in neither.
+	Handled     uint64
+	HandlerTime time.Duration
+}
+
+// MeanHandlerTime is the mean duration of the handler calls that
+// returned, or 0 if none did. The difference of two snapshots gives the
+// mean over an interval: see Sub.
+func (s Stats) MeanHandlerTime() time.Duration {
+	if s.Handled == 0 {
+		return 0
+	}
+	return s.HandlerTime / time.Duration(s.Handled)
+}
+
+// NakRate is the fraction of settled messages that were nak'd (Naked /
+// (Acked + Naked + Termed)), or 0 if none was settled.
+func (s Stats) NakRate() float64 {
+	n := s.Acked + s.Naked + s.Termed
+	if n == 0 {
+		return 0
+	}
+	return float64(s.Naked) / float64(n)
+}
+
+// Sub returns the counters accumulated between the snapshot old and s
+// (every counter of s minus old's); InFlight is s's.
+func (s Stats) Sub(old Stats) Stats {
+	return Stats{
+		Fetched:      s.Fetched - old.Fetched,
+		Acked:        s.Acked - old.Acked,
+		Naked:        s.Naked - old.Naked,
+		Termed:       s.Termed - old.Termed,
+		Failed:       s.Failed - old.Failed,
+		Panics:       s.Panics - old.Panics,
+		Malformed:    s.Malformed - old.Malformed,
+		SettleErrors: s.SettleErrors - old.SettleErrors,
+		Progress:     s.Progress - old.Progress,
+		FetchErrors:  s.FetchErrors - old.FetchErrors,
+		InFlight:     s.InFlight,
+		Handled:      s.Handled - old.Handled,
+		HandlerTime:  s.HandlerTime - old.HandlerTime,
+	}
 }
 
 // Runner pulls messages from a JetStream consumer and runs a handler on
@@ -69,7 +114,8 @@ type Runner struct {
 	inflight map[*entry]struct{}
 
 	fetched, acked, naked, termed, failed, panics, malformed,
-	settleErrors, progress, fetchErrors atomic.Uint64
+	settleErrors, progress, fetchErrors, handled atomic.Uint64
+	handlerNanos atomic.Int64
 }
 
 // entry is one in-flight message. Membership in Runner.inflight is the
@@ -133,7 +179,21 @@ func (r *Runner) Stats() Stats {
 		Progress:     r.progress.Load(),
 		FetchErrors:  r.fetchErrors.Load(),
 		InFlight:     n,
+		Handled:      r.handled.Load(),
+		HandlerTime:  time.Duration(r.handlerNanos.Load()),
 	}
+}
+
+// Backlog is the number of messages the consumer has yet to deliver
+// (NumPending from a fresh consumer info request). It does not count
+// messages delivered and not yet acknowledged (NumAckPending), whether
+// they are in this runner, another replica or awaiting redelivery.
+func (r *Runner) Backlog(ctx context.Context) (uint64, error) {
+	info, err := r.cons.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("natsrunner: consumer info: %w", err)
+	}
+	return info.NumPending, nil
 }
 
 // Run pulls and processes messages until ctx is done or pulling fails
@@ -230,10 +290,11 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// free is how many tasks the pool could start now.
+// free is how many tasks the pool could start now, plus the queue the
+// runner may keep in it (WithQueued).
 func (r *Runner) free() int {
 	s := r.pool.Stats()
-	return s.Cap - s.Running - s.Waiting
+	return s.Cap - s.Running - s.Waiting + r.cfg.queued
 }
 
 // waitRoom returns when one of the runner's tasks finished, ctx is done,
@@ -351,7 +412,10 @@ func (r *Runner) process(hctx context.Context, e *entry) {
 }
 
 func (r *Runner) call(ctx context.Context, msg jetstream.Msg) (err error) {
+	began := time.Now()
 	defer func() {
+		r.handlerNanos.Add(int64(time.Since(began)))
+		r.handled.Add(1)
 		if v := recover(); v != nil {
 			r.panics.Add(1)
 			err = &PanicError{Value: v}

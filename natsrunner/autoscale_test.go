@@ -1,0 +1,139 @@
+package natsrunner_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/poolkit/poolkit/autoscale"
+	"github.com/poolkit/poolkit/natsrunner"
+)
+
+// Backlog reads the consumer's NumPending; Stats carries the handler
+// latency and the nak rate.
+func TestBacklogAndHandlerStats(t *testing.T) {
+	const n = 60
+	e := newEnv(t, 5*time.Second)
+	e.publish(n)
+	led := newLedger()
+	h := func(_ context.Context, msg jetstream.Msg) error {
+		time.Sleep(3 * time.Millisecond)
+		md, err := msg.Metadata()
+		if err != nil {
+			return err
+		}
+		if msgID(t, msg)%4 == 0 && md.NumDelivered == 1 {
+			return errors.New("first delivery of every 4th fails")
+		}
+		return nil
+	}
+	r, err := natsrunner.New(e.consumer(e.js), newPool(t, 4), h, led.hook(t, "a"),
+		natsrunner.WithBackoff(noBackoff), natsrunner.WithFetchMaxWait(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if b, err := r.Backlog(ctx); err != nil || b != n {
+		t.Fatalf("Backlog before Run = %d, %v; want %d", b, err, n)
+	}
+	stop := start(t, r)
+	waitFor(t, 10*time.Second, "all acked", func() bool { return led.ackedIDs() == n })
+	_ = stop()
+	led.checkExactlyOnce(t, n)
+	if b, err := r.Backlog(ctx); err != nil || b != 0 {
+		t.Errorf("Backlog after Run = %d, %v; want 0", b, err)
+	}
+	s := r.Stats()
+	t.Logf("stats %+v mean %v nak rate %.3f", s, s.MeanHandlerTime(), s.NakRate())
+	const naks = n / 4
+	if s.Handled != n+naks || s.Naked != naks {
+		t.Errorf("handled %d naked %d, want %d and %d", s.Handled, s.Naked, n+naks, naks)
+	}
+	if m := s.MeanHandlerTime(); m < 3*time.Millisecond || m > time.Second {
+		t.Errorf("mean handler time %v, want >= 3ms", m)
+	}
+	if got, want := s.NakRate(), float64(naks)/float64(n+naks); got != want {
+		t.Errorf("nak rate %v, want %v", got, want)
+	}
+	if d := s.Sub(natsrunner.Stats{Handled: 10, HandlerTime: time.Millisecond}); d.Handled != s.Handled-10 || d.HandlerTime != s.HandlerTime-time.Millisecond {
+		t.Errorf("Sub: %+v", d)
+	}
+}
+
+// autoscaled runs n messages through a runner whose pool (start size
+// size) is driven by an autoscale.Controller; it returns the peak and
+// final pool capacity.
+func autoscaled(t *testing.T, n, size, queued int, h natsrunner.Handler) (peakCap, final int, ctl *autoscale.Controller) {
+	t.Helper()
+	e := newEnv(t, 30*time.Second)
+	e.publish(n)
+	p := newPool(t, size)
+	ctl, err := autoscale.New(p, autoscale.WithMax(32), autoscale.WithTick(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ctlDone := make(chan struct{})
+	go func() { defer close(ctlDone); _ = ctl.Run(ctx) }()
+	defer func() { cancel(); <-ctlDone }()
+
+	led := newLedger()
+	r, err := natsrunner.New(e.consumer(e.js), p, h, led.hook(t, "a"),
+		natsrunner.WithFetchMaxWait(100*time.Millisecond), natsrunner.WithQueued(queued))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, r)
+	var pk peak
+	began := time.Now()
+	waitFor(t, 40*time.Second, "all acked", func() bool {
+		pk.observe(p.Stats().Cap)
+		return led.ackedIDs() == n
+	})
+	elapsed := time.Since(began)
+	_ = stop()
+	cancel()
+	<-ctlDone
+	led.checkExactlyOnce(t, n)
+	final = p.Stats().Cap
+	cs := ctl.Stats()
+	t.Logf("%d messages in %v; pool %d -> peak %d, final %d; controller class %s knee %d resizes %d ticks %d; runner mean handler %v",
+		n, elapsed, size, pk.get(), final, cs.Class, cs.Knee, cs.Resizes, cs.Ticks, r.Stats().MeanHandlerTime())
+	for _, d := range ctl.Log() {
+		if testing.Verbose() {
+			t.Logf("decision %d->%d %s: %s", d.From, d.To, d.Cause, d.Reason)
+		}
+	}
+	return pk.get(), final, ctl
+}
+
+// I/O-like handlers: the controller, reading only the pool's own
+// measurements, grows the pool the runner pulls for.
+func TestAutoscalerGrowsPool(t *testing.T) {
+	const start = 4
+	peakCap, _, _ := autoscaled(t, 2000, start, 1, func(context.Context, jetstream.Msg) error {
+		time.Sleep(5 * time.Millisecond)
+		return nil
+	})
+	if peakCap <= start {
+		t.Errorf("pool never grew above its start size %d (peak %d)", start, peakCap)
+	}
+}
+
+// A slow downstream with a hidden limit of 4 concurrent calls: more
+// workers buy nothing, and the controller must not keep growing.
+func TestAutoscalerHiddenLimit(t *testing.T) {
+	const limit = 4
+	sem := make(chan struct{}, limit)
+	peakCap, final, _ := autoscaled(t, 1500, limit, 1, func(context.Context, jetstream.Msg) error {
+		sem <- struct{}{}
+		time.Sleep(5 * time.Millisecond)
+		<-sem
+		return nil
+	})
+	if final > 3*limit {
+		t.Errorf("controller ended at %d workers (peak %d) for a downstream limit of %d", final, peakCap, limit)
+	}
+}
