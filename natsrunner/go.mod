@@ -7,6 +7,7 @@ replace github.com/poolkit/poolkit => ../
 require (
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
+	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
 	go.uber.org/goleak v1.3.0
 )
@@ -20,6 +21,7 @@ require (
 	github.com/nats-io/nkeys v0.4.16 // indirect
 	github.com/nats-io/nuid v1.0.1 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sync v0.19.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 )

@@ -22,12 +22,12 @@ const (
 // env is an embedded JetStream server with one stream and one durable
 // pull consumer.
 type env struct {
-	t  *testing.T
+	t  testing.TB
 	ns *server.Server
 	js jetstream.JetStream
 }
 
-func newEnv(t *testing.T, ackWait time.Duration) *env {
+func newEnv(t testing.TB, ackWait time.Duration) *env {
 	t.Helper()
 	ns, err := server.NewServer(&server.Options{
 		JetStream:  true,
@@ -118,7 +118,7 @@ func msgID(t *testing.T, msg jetstream.Msg) int {
 	return id
 }
 
-func newPool(t *testing.T, size int) *pool.Pool {
+func newPool(t testing.TB, size int) *pool.Pool {
 	t.Helper()
 	p, err := pool.New(size)
 	if err != nil {
