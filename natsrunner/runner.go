@@ -112,6 +112,10 @@ type Runner struct {
 
 	mu       sync.Mutex
 	inflight map[*entry]struct{}
+	// unsettled counts the entries put in inflight whose settling call
+	// has not returned yet: drain waits for it, not for inflight, so Run
+	// does not return while an Ack is being sent.
+	unsettled atomic.Int64
 
 	fetched, acked, naked, termed, failed, panics, malformed,
 	settleErrors, progress, fetchErrors, handled atomic.Uint64
@@ -123,6 +127,7 @@ type Runner struct {
 type entry struct {
 	msg     jetstream.Msg
 	attempt int
+	tracked bool // counted in Runner.unsettled
 
 	mu       sync.Mutex // serialises InProgress with the settling call
 	settled  bool
@@ -330,7 +335,8 @@ func (r *Runner) dispatch(ctx, hctx context.Context, msg jetstream.Msg) error {
 		r.settleEarly(msg)
 		return errStop
 	}
-	e := &entry{msg: msg, attempt: int(min(md.NumDelivered, 1<<31-1)), lastSeen: time.Now()}
+	e := &entry{msg: msg, attempt: int(min(md.NumDelivered, 1<<31-1)), lastSeen: time.Now(), tracked: true}
+	r.unsettled.Add(1)
 	r.mu.Lock()
 	r.inflight[e] = struct{}{}
 	r.mu.Unlock()
@@ -463,6 +469,10 @@ func (r *Runner) settle(e *entry, o Outcome, cause error) {
 	if f := r.cfg.onSettle; f != nil {
 		f(e.msg, o, err)
 	}
+	if e.tracked {
+		r.unsettled.Add(-1)
+		r.signal()
+	}
 }
 
 // drain waits for in-flight messages up to the drain timeout, then
@@ -473,13 +483,7 @@ func (r *Runner) drain(hcancel context.CancelFunc) {
 	poll := time.NewTicker(r.cfg.pollInterval)
 	defer poll.Stop()
 wait:
-	for {
-		r.mu.Lock()
-		n := len(r.inflight)
-		r.mu.Unlock()
-		if n == 0 {
-			return
-		}
+	for r.unsettled.Load() > 0 {
 		select {
 		case <-r.finished:
 		case <-poll.C:
@@ -487,7 +491,9 @@ wait:
 			break wait
 		}
 	}
-	hcancel()
+	// Take the messages before cancelling the handlers' context: a
+	// handler that returns because of the cancellation must find its
+	// message gone, not ack it.
 	r.mu.Lock()
 	left := make([]*entry, 0, len(r.inflight))
 	for e := range r.inflight {
@@ -495,8 +501,17 @@ wait:
 		delete(r.inflight, e)
 	}
 	r.mu.Unlock()
+	hcancel()
 	for _, e := range left {
 		r.settle(e, Naked, nil)
+	}
+	// Settling calls already under way in tasks (an Ack, a DoubleAck
+	// bounded by its own timeout) finish before Run returns.
+	for r.unsettled.Load() > 0 {
+		select {
+		case <-r.finished:
+		case <-poll.C:
+		}
 	}
 }
 

@@ -282,7 +282,9 @@ func TestShutdownDrainsFinishingHandlers(t *testing.T) {
 	e.publish(size)
 	led := newLedger()
 	release := make(chan struct{})
+	var started atomic.Int64
 	h := func(context.Context, jetstream.Msg) error {
+		started.Add(1)
 		<-release
 		return nil
 	}
@@ -292,7 +294,10 @@ func TestShutdownDrainsFinishingHandlers(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := start(t, r)
-	waitFor(t, 10*time.Second, "pool full", func() bool { return r.Stats().InFlight == size })
+	// Wait for the handlers, not InFlight: a message counts as in flight
+	// before the pool accepts it, and one not yet handed over when Run is
+	// cancelled is nak'd.
+	waitFor(t, 10*time.Second, "handlers started", func() bool { return started.Load() == size })
 	var wg sync.WaitGroup
 	var runErr error
 	wg.Go(func() { runErr = stop() })
