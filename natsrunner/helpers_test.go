@@ -134,14 +134,13 @@ func newPool(t testing.TB, size int) *pool.Pool {
 
 // ledger records every settlement the runners report, by message id.
 type ledger struct {
-	mu       sync.Mutex
-	acked    map[int]int
-	naked    map[int]int
-	termed   map[int]int
-	ackedBy  map[string]int
-	ackErrs  int
-	changed  chan struct{}
-	expected int
+	mu      sync.Mutex
+	acked   map[int]int
+	naked   map[int]int
+	termed  map[int]int
+	ackedBy map[string]int
+	ackErrs int
+	changed chan struct{}
 }
 
 func newLedger() *ledger {

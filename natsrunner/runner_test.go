@@ -194,14 +194,12 @@ func TestTwoRunnersShareConsumer(t *testing.T) {
 		return nil
 	}
 	var stops []func() error
-	var runners []*natsrunner.Runner
 	for _, name := range []string{"a", "b"} {
 		r, err := natsrunner.New(e.consumer(e.connect()), newPool(t, 4), h, led.hook(t, name),
 			natsrunner.WithFetchMaxWait(200*time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}
-		runners = append(runners, r)
 		stops = append(stops, start(t, r))
 	}
 	waitFor(t, 30*time.Second, "all messages acked", func() bool { return led.ackedIDs() == n })
