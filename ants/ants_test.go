@@ -158,22 +158,56 @@ func TestAdmission(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		// A blocking pool: tasks wait while the worker is busy.
+		// A blocking pool admits as ants does: Submit waits while the
+		// worker is busy, unaccepted, and Waiting counts the blocked
+		// submitters; a finished task lets the oldest in; a release wakes
+		// the others with ErrPoolClosed, and their tasks never run.
 		q, _ := ants.NewPool(1)
-		hold := make(chan struct{})
-		var runs atomic.Int32
-		_ = q.Submit(func() { <-hold })
-		for range 3 {
-			if err := q.Submit(func() { runs.Add(1) }); err != nil {
-				t.Fatal(err)
-			}
+		first, second := make(chan struct{}), make(chan struct{})
+		_ = q.Submit(func() { <-first })
+		var started [3]atomic.Bool
+		var errs [3]chan error
+		for i := range 3 {
+			errs[i] = make(chan error, 1)
+			go func() {
+				errs[i] <- q.Submit(func() {
+					started[i].Store(true)
+					<-second
+				})
+			}()
+			synctest.Wait() // they block in this order
 		}
 		if q.Running() != 1 || q.Waiting() != 3 {
 			t.Errorf("Running %d, Waiting %d; want 1, 3", q.Running(), q.Waiting())
 		}
-		close(hold)
-		if err := q.ReleaseTimeout(time.Second); err != nil || runs.Load() != 3 {
-			t.Errorf("ReleaseTimeout: %v, %d of 3 waiting tasks ran", err, runs.Load())
+		for i := range 3 {
+			if len(errs[i]) != 0 {
+				t.Errorf("blocked Submit %d returned while the worker was busy", i)
+			}
+		}
+		close(first)
+		synctest.Wait()
+		if err := <-errs[0]; err != nil || !started[0].Load() {
+			t.Errorf("oldest blocked Submit: %v, ran %v; want nil, true", err, started[0].Load())
+		}
+		if q.Waiting() != 2 {
+			t.Errorf("Waiting %d after one admission, want 2", q.Waiting())
+		}
+		q.Release()
+		for i := 1; i < 3; i++ {
+			if err := <-errs[i]; err != ants.ErrPoolClosed {
+				t.Errorf("Submit %d blocked at the release: %v, want ErrPoolClosed", i, err)
+			}
+		}
+		close(second)
+		if err := q.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if started[1].Load() || started[2].Load() {
+			t.Error("a task refused with ErrPoolClosed ran")
+		}
+		if s := q.Stats(); s.Completed != 2 || s.Rejected != 2 {
+			t.Errorf("completed %d, rejected %d; want 2, 2", s.Completed, s.Rejected)
 		}
 	})
 }

@@ -97,15 +97,10 @@ func WithDisablePurge(disable bool) Option {
 // engineOptions validates size and the options, and translates them to the
 // engine's. Every invalid input is reported, not just the first.
 //
-// Admission follows what the options ask for. A non-blocking pool has no
-// queue: a task is accepted only when a worker starts it at once, and
-// refused as soon as every worker is busy, as in ants. A blocking pool
-// lets tasks wait: where ants parks each submitter until a worker is free,
-// the task waits in the engine's queue and Submit returns, which costs no
-// goroutine switch per task; past the queue, submitters wait as in ants.
-// With MaxBlockingTasks m there is no queue either: up to m submitters wait
-// in Submit, unaccepted, and the next gets ErrPoolOverload, exactly as in
-// ants.
+// Admission is ants': the engine has no queue (WithQueueSize(0)), so a
+// task is accepted only when a worker starts it; a blocking Submit waits
+// unaccepted, a non-blocking one is refused at once, and MaxBlockingTasks
+// bounds the waiting submitters, as in ants.
 func engineOptions(size int, options []Option) ([]pool.Option, error) {
 	o := loadOptions(options...)
 	var errs []error
@@ -117,16 +112,14 @@ func engineOptions(size int, options []Option) ([]pool.Option, error) {
 	} else if size > DefaultAntsPoolSize {
 		errs = append(errs, fmt.Errorf("ants: pool size %d above %d: %w", size, DefaultAntsPoolSize, ErrInvalidPoolSize))
 	}
-	opts := []pool.Option{pool.WithPreAlloc(o.PreAlloc)}
+	opts := []pool.Option{pool.WithPreAlloc(o.PreAlloc), pool.WithQueueSize(0)}
 	switch {
 	case o.MaxBlockingTasks < 0:
 		errs = append(errs, fmt.Errorf("ants: MaxBlockingTasks %d is negative: %w", o.MaxBlockingTasks, ErrInvalidOption))
 	case o.Nonblocking:
-		opts = append(opts, pool.WithQueueSize(0), pool.WithNonblocking(true))
+		opts = append(opts, pool.WithNonblocking(true))
 	case o.MaxBlockingTasks > 0:
-		opts = append(opts, pool.WithQueueSize(0), pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
-	default:
-		opts = append(opts, pool.WithQueueSize(pool.DefaultQueueSize))
+		opts = append(opts, pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
 	}
 	if o.DisablePurge {
 		opts = append(opts, pool.WithDisablePurge(true))

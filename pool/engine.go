@@ -65,7 +65,8 @@ import (
 //	    that replaces it (worker.loop).
 //	S5. A worker gives its slot back in work only: at the top of each round
 //	    if a shrink left H > C, in confirm (S2), or when it finds nothing to
-//	    run. It never parks holding a slot.
+//	    run (nothing queued, and, with no queue, no blocked submitter: W5).
+//	    It never parks holding a slot.
 //
 // Spinning. A worker that finds nothing may spin: it counts itself in
 // spinning, keeps its slot, and polls the front and the queue for a few
@@ -106,6 +107,12 @@ import (
 //	    admits the oldest waiters into the room under mu (admitWaiters).
 //	    Either the waiter's retry under mu sees the room, or the room-maker
 //	    sees waitersN and waits for mu.
+//	W5. In a pool with no queue, a slot holder that finds nothing to run
+//	    first looks at waitersN; if it is not 0 it takes the oldest
+//	    waiter's unit under mu and runs it in the slot it holds, after the
+//	    S2 check (takeWaiter). It makes no room and takes none, so W4 needs
+//	    nothing from it; a waiter it misses (one that announced itself
+//	    after the load) is W4's, through the slot's release that follows.
 //
 // Order. Units are taken in the order they were accepted: the queue is
 // FIFO, the front holds units taken from the queue and put back (S2),

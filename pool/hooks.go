@@ -35,6 +35,7 @@ const (
 	hkCloseWait                       // a closer is about to wait for the life it closed
 	hkDone                            // the engine's previous life has ended
 	hkSpinLast                        // a spinner found nothing in its last round; it still counts as spinning
+	hkWaiterTake                      // a slot holder with nothing to run is about to hand its slot to a blocked submitter (W5)
 	numHookPoints
 )
 
@@ -44,6 +45,7 @@ var hookNames = [numHookPoints]string{
 	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
+	"waiter-take",
 }
 
 func (p hookPoint) String() string {

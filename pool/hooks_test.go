@@ -287,3 +287,52 @@ func TestBreakSpinnerLastLook(t *testing.T) {
 	resume()
 	mustFinish(t, p, xDone, "Y never started")
 }
+
+// TestBreakShrinkBeforeWaiterTake: no queue, capacity 2; A and B run, C is
+// blocked in Submit. B's worker, with nothing else to run, is held as it
+// is about to run C in its slot (rule W5); Resize(1) returns meanwhile.
+// Released, its capacity check must give the slot back: C may not start
+// beside A.
+func TestBreakShrinkBeforeWaiterTake(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2, pool.WithQueueSize(0))
+	var aRunning atomic.Bool
+	aRunning.Store(true)
+	releaseA, releaseB := make(chan struct{}), make(chan struct{})
+	mustSubmit(t, p, func() {
+		<-releaseA
+		aRunning.Store(false)
+	})
+	mustSubmit(t, p, func() { <-releaseB })
+	cStartedBesideA := make(chan bool, 1)
+	accepted := make(chan error, 1)
+	go func() {
+		accepted <- p.Submit(func() { cStartedBesideA <- aRunning.Load() })
+	}()
+	for p.Waiting() != 1 {
+		runtime.Gosched()
+	}
+	paused, resume := pauseAt(t, "waiter-take")
+	defer resume()
+	close(releaseB)
+	<-paused
+	if err := p.Resize(1); err != nil {
+		t.Fatal(err)
+	}
+	resume()
+	// Either the worker gives its slot back, or C starts (beside A).
+	for p.Running() != 1 && len(cStartedBesideA) == 0 {
+		runtime.Gosched()
+	}
+	close(releaseA)
+	if !within(func() {
+		if err := <-accepted; err != nil {
+			t.Errorf("C's Submit = %v", err)
+		}
+	}) {
+		t.Fatal("C's Submit never returned after A did")
+	}
+	if <-cStartedBesideA {
+		t.Error("C started beside A after Resize(1) returned")
+	}
+}

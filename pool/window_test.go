@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -351,4 +352,119 @@ func TestRebootQueueWorks(t *testing.T) {
 			t.Errorf("Submit to a rebooted pool with its one worker busy = %v, want it queued", err)
 		}
 	})
+}
+
+// TestShrinkThenWaiterTakesSlot: no queue, capacity 2; A and B run, C and
+// D are blocked in Submit. After Resize(1), B returns: its worker, which
+// would otherwise run C in the slot it holds (rule W5), must give the slot
+// back instead, since A alone fills the new capacity; C starts when A
+// returns, then D, one at a time.
+func TestShrinkThenWaiterTakesSlot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2, pool.WithQueueSize(0))
+		releaseA, releaseB := make(chan struct{}), make(chan struct{})
+		var running, peak atomic.Int32
+		track := func(hold chan struct{}) func() {
+			return func() {
+				n := running.Add(1)
+				if n > peak.Load() {
+					peak.Store(n)
+				}
+				if hold != nil {
+					<-hold
+				}
+				running.Add(-1)
+			}
+		}
+		mustSubmit(t, p, track(releaseA))
+		mustSubmit(t, p, track(releaseB))
+		releaseC := make(chan struct{})
+		errs := make(chan error, 2)
+		go func() { errs <- p.Submit(track(releaseC)) }()
+		synctest.Wait()
+		go func() { errs <- p.Submit(track(nil)) }()
+		synctest.Wait()
+		if err := p.Resize(1); err != nil {
+			t.Fatal(err)
+		}
+		peak.Store(0) // from here on, a start beside A makes it 2
+		close(releaseB)
+		synctest.Wait()
+		if got := p.Running(); got != 1 || peak.Load() > 1 {
+			t.Fatalf("after Resize(1) and B's return: Running %d, peak %d; want 1, 1 (C must wait for A)", got, peak.Load())
+		}
+		if len(errs) != 0 {
+			t.Fatal("a blocked Submit returned while A filled the capacity")
+		}
+		close(releaseA)
+		synctest.Wait()
+		if err := <-errs; err != nil {
+			t.Fatalf("C's Submit = %v", err)
+		}
+		close(releaseC)
+		synctest.Wait()
+		if err := <-errs; err != nil {
+			t.Fatalf("D's Submit = %v", err)
+		}
+		if peak.Load() > 1 {
+			t.Errorf("peak %d tasks at once after Resize(1)", peak.Load())
+		}
+	})
+}
+
+// TestWaiterRunsOnFreedWorker: no queue, capacity 1, submitters blocked
+// behind a running task. Each task's worker runs the oldest blocked
+// submitter's task itself when it returns (rule W5): every task runs on
+// the one goroutine, in the order the submitters blocked. Handing the slot
+// back for another worker to take would wake or start a goroutine per
+// task.
+func TestWaiterRunsOnFreedWorker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(0))
+		release := make(chan struct{})
+		var order []int
+		var goroutines []string
+		task := func(i int) func() {
+			return func() {
+				if i == 0 {
+					<-release
+				}
+				order = append(order, i)
+				goroutines = append(goroutines, goroutineID())
+			}
+		}
+		mustSubmit(t, p, task(0))
+		errs := make(chan error, 4)
+		for i := 1; i <= 4; i++ {
+			go func() { errs <- p.Submit(task(i)) }()
+			synctest.Wait()
+		}
+		close(release)
+		synctest.Wait()
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if fmt.Sprint(order) != "[0 1 2 3 4]" {
+			t.Errorf("tasks ran in the order %v, want the order their submitters blocked in", order)
+		}
+		for i, g := range goroutines {
+			if g != goroutines[0] {
+				t.Errorf("task %d ran on goroutine %s, task 0 on %s: the freed worker did not run the waiter's task", i, g, goroutines[0])
+			}
+		}
+	})
+}
+
+// goroutineID returns the calling goroutine's number, from its stack
+// trace's header ("goroutine 42 [running]:").
+func goroutineID() string {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	f := strings.Fields(string(buf[:n]))
+	if len(f) < 2 {
+		return "?"
+	}
+	return f[1]
 }

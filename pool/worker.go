@@ -224,6 +224,21 @@ func (e *engine[E]) work(w *worker[E]) {
 		if !ok {
 			t, pos, ok = e.spin()
 		}
+		if !ok && e.q.size == 0 && e.waitersN.Load() > 0 {
+			// W5: hand this slot to the oldest blocked submitter.
+			wt, taken, released := e.takeWaiter()
+			if released {
+				w.settle()
+				e.afterRelease()
+				return
+			}
+			if taken {
+				hook(hkConfirmed)
+				w.settle()
+				e.exec(w, wt)
+				continue
+			}
+		}
 		if !ok {
 			e.gate.release()
 			w.settle()
@@ -265,6 +280,35 @@ func (e *engine[E]) work(w *worker[E]) {
 		w.settle()
 		e.exec(w, t)
 	}
+}
+
+// takeWaiter is W5: a worker holding a slot in a pool with no queue, with
+// nothing else to run, takes the oldest blocked submitter's unit to run in
+// that slot, and wakes the submitter with its unit accepted. The capacity
+// check (S2) follows the choice of the waiter, under mu: if a shrink left
+// too many slots held, the slot is given back instead (released), and the
+// waiter stays for whoever has room. Without W5 the worker would give the
+// slot back only for admitWaiters to take it again and start another
+// worker, a goroutine switch (or a spawn) per unit under backpressure.
+func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
+	hook(hkWaiterTake)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	w := e.mu.waiters.head
+	if w == nil {
+		return unit[E]{}, false, false
+	}
+	hook(hkAdmitWaiter)
+	if e.gate.releaseIfOver() {
+		return unit[E]{}, false, true
+	}
+	t = w.task
+	if !w.accepted {
+		t.at = e.stamp()
+	}
+	e.mu.direct++
+	e.settleLocked(w)
+	return t, true, false
 }
 
 // afterRelease lets a blocked submitter use the slot just given back (W4).

@@ -25,6 +25,10 @@ const (
 // parallelRuns is how many of the suite's processes run at once.
 const parallelRuns = 3
 
+// racyRuns is how many runs a test listed in racy-upstream.txt gets, in
+// all, to pass; it is run again only after a failure showing its text.
+const racyRuns = 3
+
 // upstreamFiles are ants' external test files: everything of its suite
 // that uses only the exported API.
 var upstreamFiles = []string{"ants_test.go", "ants_benchmark_test.go", "example_test.go"}
@@ -37,12 +41,19 @@ type known struct {
 
 // TestUpstreamSuite runs ants' own tests, examples and benchmarks against
 // the drop-in, each in a process of its own, and compares the outcome with
-// known-failures.txt.
+// known-failures.txt. A test listed in racy-upstream.txt, which fails now
+// and then against ants itself, is run again when it fails that way.
 func TestUpstreamSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs ants' whole suite, which takes about a minute")
 	}
 	expected := readKnown(t, "known-failures.txt")
+	racy := readKnown(t, "racy-upstream.txt")
+	for name := range racy {
+		if _, ok := expected[name]; ok {
+			t.Fatalf("%s is in both known-failures.txt and racy-upstream.txt", name)
+		}
+	}
 	bin := buildSuite(t)
 	names := listSuite(t, bin)
 
@@ -62,6 +73,11 @@ func TestUpstreamSuite(t *testing.T) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			out, ok := runOne(bin, name)
+			if r, isRacy := racy[name]; isRacy {
+				for try := 1; !ok && try < racyRuns && strings.Contains(out, r.text); try++ {
+					out, ok = runOne(bin, name)
+				}
+			}
 			results[i] = result{out, ok}
 		}()
 	}
@@ -85,9 +101,11 @@ func TestUpstreamSuite(t *testing.T) {
 			failed++
 		}
 	}
-	for name := range expected {
-		if !contains(names, name) {
-			unexpected = append(unexpected, name+" is listed in known-failures.txt but is not in the suite")
+	for file, list := range map[string]map[string]known{"known-failures.txt": expected, "racy-upstream.txt": racy} {
+		for name := range list {
+			if !contains(names, name) {
+				unexpected = append(unexpected, name+" is listed in "+file+" but is not in the suite")
+			}
 		}
 	}
 	t.Logf("ants v2.12.1's suite against %s: %d of %d pass; %d fail as listed in known-failures.txt", dropIn, passed, len(names), failed)
