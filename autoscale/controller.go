@@ -33,6 +33,8 @@ type Stats struct {
 	// Cause is a key. Resizes that failed are counted too.
 	Decisions map[Cause]uint64
 	Last      Observation
+	// BacklogErrors counts the ticks whose WithBacklog function failed.
+	BacklogErrors uint64
 }
 
 // Controller drives a resize.Resizer from what its tasks do. Create one
@@ -53,6 +55,7 @@ type Controller struct {
 	logNext   int
 	stats     Stats
 	decisions map[Cause]uint64
+	failed    uint64 // WithFailures' total at the last tick
 }
 
 // ErrNilTarget is returned by New for a nil Resizer.
@@ -82,6 +85,9 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 		src = poolSource{p}
 	}
 	c.obs = newObserver(src, time.Now())
+	if cfg.failures != nil {
+		c.failed = cfg.failures()
+	}
 	// Before the first tick the stats say where the controller starts,
 	// not a pool of size 0.
 	c.stats.Size, c.stats.Min = r.Cap(), cfg.min
@@ -126,6 +132,16 @@ func (c *Controller) Tick() Decision {
 	defer c.mu.Unlock()
 	size := c.r.Cap()
 	o := c.obs.observe(time.Now(), size)
+	if f := c.law.cfg.backlog; f != nil {
+		o.Backlog = c.readBacklog(f)
+	}
+	if f := c.law.cfg.failures; f != nil {
+		total := f()
+		if total >= c.failed { // a counter that went back (a restart) reads as none
+			o.Failures = min(total-c.failed, o.Completions)
+		}
+		c.failed = total
+	}
 	to, why := c.law.decide(o)
 	d := Decision{Observation: o, From: size, To: to, Cause: c.law.cause, Reason: why}
 	if to != size {
@@ -146,6 +162,19 @@ func (c *Controller) Tick() Decision {
 		c.emit(d)
 	}
 	return d
+}
+
+// readBacklog calls f with a context that expires after one tick. A
+// failure, or a negative count, reads as no backlog. Requires c.mu.
+func (c *Controller) readBacklog(f func(context.Context) (int, error)) int {
+	ctx, cancel := context.WithTimeout(context.Background(), c.tick)
+	defer cancel()
+	n, err := f(ctx)
+	if err != nil || n < 0 {
+		c.stats.BacklogErrors++
+		return 0
+	}
+	return n
 }
 
 // emit writes d to the WithLogger logger: a resize (or a failed one) at
@@ -170,14 +199,22 @@ func (c *Controller) emit(d Decision) {
 	attrs := []slog.Attr{
 		slog.Int("from", d.From), slog.Int("to", d.To), slog.String("cause", string(d.Cause)), slog.String("reason", d.Reason),
 		slog.String("class", string(c.stats.Class)), slog.Int("knee", c.stats.Knee),
-		slog.Group("observation",
-			slog.Duration("window", o.Window),
-			slog.Float64("lambda", o.Lambda), slog.Float64("throughput", o.Throughput),
-			slog.Float64("busy", o.Busy), slog.Int("queue", o.Queue),
-			slog.Uint64("rejections", o.Rejections),
-			slog.Duration("wait_p50", o.WaitP50), slog.Duration("wait_p99", o.WaitP99),
-			slog.Duration("service", o.Service), slog.Int("gomaxprocs", o.GOMAXPROCS)),
 	}
+	seen := []any{
+		slog.Duration("window", o.Window),
+		slog.Float64("lambda", o.Lambda), slog.Float64("throughput", o.Throughput),
+		slog.Float64("busy", o.Busy), slog.Int("queue", o.Queue),
+		slog.Uint64("rejections", o.Rejections),
+		slog.Duration("wait_p50", o.WaitP50), slog.Duration("wait_p99", o.WaitP99),
+		slog.Duration("service", o.Service), slog.Int("gomaxprocs", o.GOMAXPROCS),
+	}
+	if c.law.cfg.backlog != nil {
+		seen = append(seen, slog.Int("backlog", o.Backlog))
+	}
+	if c.law.cfg.failures != nil {
+		seen = append(seen, slog.Uint64("failures", o.Failures))
+	}
+	attrs = append(attrs, slog.Group("observation", seen...))
 	if d.Err != nil {
 		attrs = append(attrs, slog.Any("error", d.Err))
 	}

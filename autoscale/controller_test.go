@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -327,6 +328,113 @@ func TestRunStopsWithContext(t *testing.T) {
 		wg.Wait()
 		if !errors.Is(runErr, resize.ErrClosed) {
 			t.Errorf("Run on a released pool = %v, want resize.ErrClosed", runErr)
+		}
+	})
+}
+
+// pullOnlyWhatStarts is a consumer of a broker's backlog (natsrunner's
+// way): it takes an item only when the pool can start it, so the pool
+// never has a queue; the items wait in the backlog instead. Each item
+// takes 100ms of downstream I/O. It runs until ctx is done.
+func pullOnlyWhatStarts(ctx context.Context, p *pool.Pool, backlog *atomic.Int64) {
+	for ctx.Err() == nil {
+		if backlog.Load() == 0 || p.Cap()-p.Running()-p.Waiting() <= 0 {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		backlog.Add(-1)
+		if err := p.Submit(func() { time.Sleep(100 * time.Millisecond) }); err != nil {
+			return
+		}
+	}
+}
+
+// TestBacklogOutsideThePool: work that waits outside the pool shows in no
+// queue of the pool. Without WithBacklog the controller sees busy workers
+// and nobody waiting, and holds; with it, it grows to drain the backlog,
+// and shrinks back once the backlog is gone.
+func TestBacklogOutsideThePool(t *testing.T) {
+	for _, withBacklog := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			p, _ := pool.New(2)
+			var backlog atomic.Int64
+			backlog.Store(2000)
+			opts := []autoscale.Option{autoscale.WithMax(64), autoscale.WithTick(250 * time.Millisecond)}
+			if withBacklog {
+				opts = append(opts, autoscale.WithBacklog(func(context.Context) (int, error) {
+					return int(backlog.Load()), nil
+				}))
+			}
+			c, err := autoscale.New(p, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			pulled := make(chan struct{})
+			go func() { defer close(pulled); pullOnlyWhatStarts(ctx, p, &backlog) }()
+			defer func() {
+				cancel()
+				<-pulled
+				if err := p.ReleaseTimeout(time.Minute); err != nil {
+					t.Error(err)
+				}
+			}()
+			peak := 2
+			for range 20 { // 5s
+				time.Sleep(250 * time.Millisecond)
+				d := c.Tick()
+				peak = max(peak, d.To)
+				if d.Queue != 0 {
+					t.Fatalf("the pool queued %d tasks: the consumer should pull only what starts", d.Queue)
+				}
+			}
+			if !withBacklog {
+				if peak != 2 {
+					t.Errorf("without the backlog the controller grew to %d; it sees no one waiting", peak)
+				}
+				return
+			}
+			// 2000 items of 100ms drain within four 250ms windows at 200
+			// workers; the ceiling is 64.
+			if peak < 32 {
+				t.Errorf("with a backlog of 2000 the controller grew only to %d", peak)
+			}
+			for backlog.Load() > 0 {
+				time.Sleep(250 * time.Millisecond)
+				c.Tick()
+			}
+			for range 60 { // 15s: past the stabilisation window
+				time.Sleep(250 * time.Millisecond)
+				c.Tick()
+			}
+			t.Logf("with the backlog: peak %d workers, %d after it drained", peak, c.Stats().Size)
+			if s := c.Stats(); s.Size > 4 || s.BacklogErrors != 0 {
+				t.Errorf("after the backlog drained: size %d, backlog errors %d; want at most 4, 0", s.Size, s.BacklogErrors)
+			}
+		})
+	}
+}
+
+// TestBacklogErrorIsNoBacklog: a backlog function that fails counts as no
+// backlog (no growth on a guess) and is counted in Stats.
+func TestBacklogErrorIsNoBacklog(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, _ := pool.New(2)
+		defer p.Release()
+		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithBacklog(func(ctx context.Context) (int, error) {
+			<-ctx.Done() // an unreachable broker: the tick's deadline ends the call
+			return 0, ctx.Err()
+		}))
+		gate := make(chan struct{})
+		defer close(gate)
+		load(t, p, 2, gate)
+		time.Sleep(time.Second)
+		d := c.Tick()
+		if d.Backlog != 0 || d.To != 2 || c.Stats().BacklogErrors != 1 {
+			t.Errorf("backlog %d, size %d -> %d, %d errors; want 0, 2 -> 2, 1", d.Backlog, d.From, d.To, c.Stats().BacklogErrors)
+		}
+		if _, err := autoscale.New(p, autoscale.WithBacklog(nil)); !errors.Is(err, autoscale.ErrInvalidOption) {
+			t.Errorf("WithBacklog(nil) = %v, want ErrInvalidOption", err)
 		}
 	})
 }

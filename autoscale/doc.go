@@ -64,11 +64,20 @@
 // read, never set). Growth stops while the live heap is near the soft
 // memory limit (debug.SetMemoryLimit(-1), which only reads).
 //
+// Two signals come from outside the pool when the caller has them. Work
+// waiting before the pool (WithBacklog: a broker's backlog for a consumer
+// that pulls only what the pool can start) counts as waiting work: with
+// busy workers it is pressure, and growth is sized to drain it. Task
+// failures (WithFailures) that rise with the number of workers are a
+// congestion signal, as for a knee: the law goes back to the size that
+// failed less and caps growth there for a while; failures at the same rate
+// at every size are left alone.
+//
 // Every decision that changes the size, or holds it for a reason, goes to
 // the decision log (Controller.Log) and, with WithLogger, to a
 // *slog.Logger as a structured record. Each has a Cause, one of a small
 // set (grow, shrink, knee, bound, work_changed, hold_burst, hold_limit,
-// steady) that Stats counts ticks by: what the metrics exporters
+// steady, failing) that Stats counts ticks by: what the metrics exporters
 // (promcollector, otelpoolkit) publish, where the Reason is a sentence
 // with its figures.
 //

@@ -95,10 +95,13 @@ const (
 	CauseHoldLimit Cause = "hold_limit"
 	// CauseSteady: nothing to do.
 	CauseSteady Cause = "steady"
+	// CauseFailing: the tasks' failure rate (WithFailures) rose with the
+	// number of workers, or may have: the law stepped down.
+	CauseFailing Cause = "failing"
 )
 
 // Causes lists every Cause, in a fixed order.
-var Causes = []Cause{CauseGrow, CauseShrink, CauseKnee, CauseBound, CauseWorkChanged, CauseHoldBurst, CauseHoldLimit, CauseSteady}
+var Causes = []Cause{CauseGrow, CauseShrink, CauseKnee, CauseBound, CauseWorkChanged, CauseHoldBurst, CauseHoldLimit, CauseSteady, CauseFailing}
 
 // law is the control law and the state it keeps between ticks. Not safe
 // for concurrent use.
@@ -128,6 +131,10 @@ type law struct {
 	probe *probe // a step waiting to be judged
 	note  string // a verdict reached this tick, put before the reason
 	cause Cause  // this tick's, when a path sets it; else done infers it
+
+	failAt    map[int]failRec // recent failures by size (failures.go)
+	failCap   int             // a size past which failures grew with the workers; 0: none
+	failUntil time.Time       // failCap caps growth until then
 
 	recs   []rec           // size recommendations, for the stabilisation window
 	recent []time.Duration // the mean service time of the last windows with completions, newest last
@@ -206,6 +213,9 @@ func (l *law) bounds(o Observation) (lo, hi int) {
 	if l.capped(o) {
 		hi = min(hi, l.knee)
 	}
+	if l.failCapped(o) {
+		hi = min(hi, l.failCap)
+	}
 	lo = l.cfg.min
 	return lo, max(lo, hi)
 }
@@ -253,6 +263,12 @@ func (l *law) decide(o Observation) (int, string) {
 		}
 		return l.done(o, to, why)
 	}
+	lo, _ := l.bounds(o)
+	if to, why, ok := l.failing(o, lo); ok {
+		l.cause = CauseFailing
+		l.probe = nil
+		return l.done(o, to, why)
+	}
 	lo, hi := l.bounds(o)
 	switch {
 	case n > hi || n < lo:
@@ -278,9 +294,9 @@ func (l *law) decide(o Observation) (int, string) {
 	// to the arrivals, for as long as it lasts.
 	need := steady
 	if backlogged(o) && o.Window > 0 {
-		need = l.need(lambda+float64(o.Queue)/(drainWindows*o.Window.Seconds()), o.Service)
+		need = l.need(lambda+float64(o.Waiting())/(drainWindows*o.Window.Seconds()), o.Service)
 	}
-	pressure := o.Queue > 0 && u >= l.cfg.high || o.Rejections > 0
+	pressure := o.Waiting() > 0 && u >= l.cfg.high || o.Rejections > 0
 	if l.cfg.targetWait > 0 && o.WaitP99 > l.cfg.targetWait && o.Queue > 0 {
 		pressure = true
 	}
@@ -329,7 +345,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 		// stabilisation window keeps what the arrivals need.
 		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
 		l.cause = CauseHoldBurst
-		return l.done(o, n, fmt.Sprintf("queue %d, drained within a window at %d workers", o.Queue, n))
+		return l.done(o, n, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
 	case need > n:
 		// Applied at once, unless the window is saturated or the service
 		// time rose: then it may already be inflated by a knee, and so the
@@ -338,23 +354,23 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 		if l.cautious(o) {
 			to = min(need, 2*n)
 		}
-		why = fmt.Sprintf("queue %d at utilisation %.2f: λ·S/u asks for %d", o.Queue, o.Utilization(), need)
+		why = fmt.Sprintf("%s at utilisation %.2f: λ·S/u asks for %d", waiting(o), o.Utilization(), need)
 	case need == 0:
 		// No task completed in the window (a cold start): every queued
 		// task could use a worker; at most double on a guess.
-		guess := o.BusyNow + o.Queue + int(o.Rejections)
+		guess := o.BusyNow + o.Waiting() + int(o.Rejections)
 		to = min(guess, 2*n)
-		why = fmt.Sprintf("queue %d, %d refused, no service time yet: %d busy, queued or refused", o.Queue, o.Rejections, guess)
+		why = fmt.Sprintf("%s, %d refused, no service time yet: %d busy, queued or refused", waiting(o), o.Rejections, guess)
 	case o.Rejections == 0 && o.WaitP50 <= o.Service:
 		// The arrivals need no more workers than there are: a momentary
 		// queue, which most tasks waited in for less than a service time.
 		l.cause = CauseHoldBurst
-		return l.done(o, n, fmt.Sprintf("queue %d, but λ·S/u asks for only %d", o.Queue, need))
+		return l.done(o, n, fmt.Sprintf("%s, but λ·S/u asks for only %d", waiting(o), need))
 	default:
 		// Tasks wait or are refused although Little's law says the size
 		// suffices: take one step and let the next window judge it.
 		to = n + 1
-		why = fmt.Sprintf("queue %d at utilisation %.2f, %d refused: one more worker", o.Queue, o.Utilization(), o.Rejections)
+		why = fmt.Sprintf("%s at utilisation %.2f, %d refused: one more worker", waiting(o), o.Utilization(), o.Rejections)
 	}
 	if l.kneeSeen {
 		to = min(to, n+max(1, n/8)) // near a known knee, small steps
@@ -385,8 +401,11 @@ func (l *law) need(lambda float64, s time.Duration) int {
 // (its throughput is the size's capacity), or one whose service time rose
 // by a quarter or more over the least of the recent windows (past a knee,
 // added workers queue inside the tasks and lengthen them).
+//
+// Growth for a backlog outside the pool (WithBacklog) is always a probe:
+// the pool has no queue whose wait would show what the added workers did.
 func (l *law) cautious(o Observation) bool {
-	return o.Saturated() || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
+	return o.Saturated() || o.Backlog > o.Size/4 || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
 }
 
 // least is the least mean service time of the recent windows; the largest
@@ -399,9 +418,24 @@ func (l *law) least() time.Duration {
 	return b
 }
 
+// waiting describes the work waiting, for a reason: the queue, and the
+// backlog outside the pool when there is one.
+func waiting(o Observation) string {
+	if o.Backlog > 0 {
+		return fmt.Sprintf("queue %d, backlog %d", o.Queue, o.Backlog)
+	}
+	return fmt.Sprintf("queue %d", o.Queue)
+}
+
 // backlogged reports a queue whose typical task waits longer than it runs:
 // a backlog, not a few tasks caught between submission and start.
-func backlogged(o Observation) bool { return o.Queue > o.Size/4 && o.WaitP50 > o.Service }
+//
+// Work in the backlog outside the pool (WithBacklog) has not reached the
+// pool's queue, where its wait would be measured: more of it than a
+// quarter of the size is a backlog.
+func backlogged(o Observation) bool {
+	return o.Queue > o.Size/4 && o.WaitP50 > o.Service || o.Backlog > o.Size/4
+}
 
 // drains reports whether the queue empties within one window at the
 // current size if arrivals run at their smoothed rate, which itself needs
@@ -414,7 +448,7 @@ func (l *law) drains(o Observation) bool {
 		return false
 	}
 	spare := float64(o.Size)/o.Service.Seconds() - l.lambda // completions a second beyond the arrivals, all busy
-	return spare > 0 && float64(o.Queue) <= spare*o.Window.Seconds()
+	return spare > 0 && float64(o.Waiting()) <= spare*o.Window.Seconds()
 }
 
 // shrink follows the need down when the pool is under-used: to the
@@ -488,7 +522,7 @@ func (l *law) judge(o Observation) (int, string, bool) {
 		l.probe = nil
 		return 0, "", false
 	}
-	if !o.Saturated() && o.Queue > 0 && p.ramp < 2 {
+	if !o.Saturated() && o.Waiting() > 0 && p.ramp < 2 {
 		// A queue, but the workers were not all busy all the window: the
 		// window that follows a step is partly a ramp (tasks longer than
 		// the window had not completed on the new workers). Wait.

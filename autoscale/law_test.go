@@ -239,3 +239,68 @@ func TestLawMemoryGuard(t *testing.T) {
 	o.MemLimit, o.HeapLive = 1000, 950
 	decideT(t, l, o, 4, "memory limit")
 }
+
+// failingAt is a saturated window at n whose tasks fail at the given rate.
+func failingAt(at time.Duration, n int, rate float64) Observation {
+	o := saturated(at, n, 4000, 100*float64(n), 10*time.Millisecond)
+	o.Failures = uint64(rate * float64(o.Completions))
+	return o
+}
+
+func newFailureLaw(max int) *law {
+	l := newLaw(max)
+	l.cfg.failures = func() uint64 { return 0 }
+	return l
+}
+
+// TestLawBacksOffFailuresThatGrowWithSize: a downstream that answers with
+// errors past its limit. At 8 workers nothing fails; the law grows to 16,
+// where a third fail: back to 8, and growth is capped there while the cap
+// lasts, pressure or not.
+func TestLawBacksOffFailuresThatGrowWithSize(t *testing.T) {
+	ms := time.Millisecond
+	l := newFailureLaw(64)
+	to, _ := l.decide(failingAt(0, 8, 0))
+	if to <= 8 {
+		t.Fatalf("pressure at 8 without failures: %d, want growth", to)
+	}
+	decideT(t, l, failingAt(250*ms, to, 0.33), 8, "back to 8")
+	decideT(t, l, failingAt(500*ms, 8, 0), 8, "")
+	if l.cause != CauseHoldLimit {
+		t.Errorf("pressure under the failure cap: cause %s, want %s", l.cause, CauseHoldLimit)
+	}
+	// The cap expires with the knee's TTL; the law may probe again.
+	to, _ = l.decide(failingAt(kneeTTL+time.Second, 8, 0))
+	if to <= 8 {
+		t.Errorf("after the cap expired, pressure at 8: %d, want growth", to)
+	}
+}
+
+// TestLawIgnoresFailuresAtEverySize: a fifth of the tasks fail whatever
+// the size (poison messages). With no other size measured the law steps
+// down once to find out; the smaller size fails as much, so failures are
+// no reason to stay down, and the pressure grows the pool again.
+func TestLawIgnoresFailuresAtEverySize(t *testing.T) {
+	ms := time.Millisecond
+	l := newFailureLaw(64)
+	decideT(t, l, failingAt(0, 10, 0.2), 9, "stepping down to 9")
+	to, why := l.decide(failingAt(250*ms, 9, 0.2))
+	if to <= 9 || l.cause == CauseFailing {
+		t.Errorf("failing as much at 9 as at 10: %d (%s, %q), want growth under pressure", to, l.cause, why)
+	}
+}
+
+// TestLawFailuresNeedASample: a window of few completions says nothing
+// about its failure rate, and failures below a tenth are not looked at.
+func TestLawFailuresNeedASample(t *testing.T) {
+	l := newFailureLaw(64)
+	o := failingAt(0, 10, 0.5)
+	o.Completions, o.Failures = failSample-1, failSample/2
+	if l.decide(o); l.cause == CauseFailing {
+		t.Errorf("%d of %d failed: the law acted on failures", o.Failures, o.Completions)
+	}
+	l = newFailureLaw(64)
+	if l.decide(failingAt(0, 10, 0.05)); l.cause == CauseFailing {
+		t.Error("5% failed: the law acted on failures")
+	}
+}

@@ -24,8 +24,15 @@ type Observation struct {
 	Busy                              float64 // average busy workers
 	BusyNow                           int     // busy workers at the end
 	Queue                             int     // submitted, not yet started, at the end
-	WaitP50, WaitP99                  time.Duration
-	Service                           time.Duration // mean service time of completed tasks
+	// Backlog is the work waiting outside the target at the end of the
+	// window, as WithBacklog's function reported it; 0 without one.
+	Backlog int
+	// Failures counts the tasks that failed in the window, as
+	// WithFailures' counter reported them; 0 without one. They are among
+	// the Completions.
+	Failures         uint64
+	WaitP50, WaitP99 time.Duration
+	Service          time.Duration // mean service time of completed tasks
 	// ServiceSD is the spread (standard deviation) of the completed
 	// tasks' service times, estimated from the histogram's buckets: 0
 	// when they all fell in one bucket. It says how far the window's mean
@@ -46,12 +53,16 @@ func (o Observation) Utilization() float64 {
 }
 
 // Saturated reports whether the window measured the pool's capacity
-// rather than its load: tasks queued at its end and nine tenths or more of
-// the workers busy throughout. Only then does throughput say what the
-// workers can do.
+// rather than its load: tasks waiting at its end (queued, or in the
+// backlog) and nine tenths or more of the workers busy throughout. Only
+// then does throughput say what the workers can do.
 func (o Observation) Saturated() bool {
-	return o.Queue > 0 && o.Busy >= 0.9*float64(o.Size) && o.Completions > 0
+	return o.Waiting() > 0 && o.Busy >= 0.9*float64(o.Size) && o.Completions > 0
 }
+
+// Waiting is the work waiting at the end of the window: the pool's queue
+// and the backlog outside it.
+func (o Observation) Waiting() int { return o.Queue + o.Backlog }
 
 // Observer turns a pool's measurements and the runtime's metrics into one
 // Observation per window. A Controller has one; build your own to feed a

@@ -1,6 +1,7 @@
 package autoscale
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,6 +28,8 @@ type config struct {
 	logSize        int
 	memoryHeadroom float64 // stop growing above this fraction of the memory limit
 	logger         *slog.Logger
+	backlog        func(context.Context) (int, error)
+	failures       func() uint64
 }
 
 func defaultConfig() config {
@@ -144,6 +147,47 @@ func WithLogger(l *slog.Logger) Option {
 			return invalid("nil logger")
 		}
 		c.logger = l
+		return nil
+	}
+}
+
+// WithBacklog gives the controller the work that waits outside its target:
+// the messages a broker holds for a consumer that pulls only what the pool
+// can start (natsrunner), a partition's lag. Such work never shows as a
+// queue in the pool, so without it the controller sees busy workers and no
+// one waiting. f is called once a tick, after the window closes, with a
+// context that expires after one tick, and returns how many items wait;
+// the controller counts them as queued (Observation.Backlog): pressure
+// when the workers are busy, growth sized to drain them within four
+// windows besides the arrivals, a probe's window saturated. When f fails,
+// the window has no backlog (no growth on a guess) and Stats.BacklogErrors
+// counts it. A nil f is an error.
+func WithBacklog(f func(ctx context.Context) (int, error)) Option {
+	return func(c *config) error {
+		if f == nil {
+			return invalid("nil backlog function")
+		}
+		c.backlog = f
+		return nil
+	}
+}
+
+// WithFailures gives the controller a count of the tasks that failed so
+// far (a handler's errors, a broker's naks): f returns a running total,
+// read once a tick. When a tenth or more of a window's tasks fail, and
+// the rate is clearly higher than at a smaller size, the controller goes
+// back to that size and caps growth there for a while, as for a knee (a
+// downstream pushed too hard answers with errors); a rate the same at
+// every size (poison messages, a dependency that is down) leaves the size
+// to the other signals. With no other size measured yet it steps down by
+// a tenth to find out. Failed tasks must be counted among the completed
+// ones. A nil f is an error.
+func WithFailures(f func() uint64) Option {
+	return func(c *config) error {
+		if f == nil {
+			return invalid("nil failures function")
+		}
+		c.failures = f
 		return nil
 	}
 }

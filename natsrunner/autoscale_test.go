@@ -3,6 +3,7 @@ package natsrunner_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -71,14 +72,22 @@ func TestBacklogAndHandlerStats(t *testing.T) {
 }
 
 // autoscaled runs n messages through a runner whose pool (start size
-// size) is driven by an autoscale.Controller; it returns the peak and
-// final pool capacity.
-func autoscaled(t *testing.T, n, size, queued int, h natsrunner.Handler) (peakCap, final int, ctl *autoscale.Controller) {
+// size) is driven by an autoscale.Controller given the runner's
+// AutoscaleOptions (the consumer's backlog, the handler failures); it
+// returns the peak and final pool capacity. The runner pulls only what
+// the pool can start.
+func autoscaled(t *testing.T, n, size int, h natsrunner.Handler, opts ...natsrunner.Option) (peakCap, final int, ctl *autoscale.Controller) {
 	t.Helper()
 	e := newEnv(t, 30*time.Second)
 	e.publish(n)
 	p := newPool(t, size)
-	ctl, err := autoscale.New(p, autoscale.WithMax(32), autoscale.WithTick(50*time.Millisecond))
+	led := newLedger()
+	r, err := natsrunner.New(e.consumer(e.js), p, h, append([]natsrunner.Option{led.hook(t, "a"),
+		natsrunner.WithFetchMaxWait(100 * time.Millisecond), natsrunner.WithBackoff(noBackoff)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl, err = autoscale.New(p, append(r.AutoscaleOptions(), autoscale.WithMax(32), autoscale.WithTick(50*time.Millisecond))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +96,6 @@ func autoscaled(t *testing.T, n, size, queued int, h natsrunner.Handler) (peakCa
 	go func() { defer close(ctlDone); _ = ctl.Run(ctx) }()
 	defer func() { cancel(); <-ctlDone }()
 
-	led := newLedger()
-	r, err := natsrunner.New(e.consumer(e.js), p, h, led.hook(t, "a"),
-		natsrunner.WithFetchMaxWait(100*time.Millisecond), natsrunner.WithQueued(queued))
-	if err != nil {
-		t.Fatal(err)
-	}
 	stop := start(t, r)
 	var pk peak
 	began := time.Now()
@@ -107,8 +110,9 @@ func autoscaled(t *testing.T, n, size, queued int, h natsrunner.Handler) (peakCa
 	led.checkExactlyOnce(t, n)
 	final = p.Stats().Cap
 	cs := ctl.Stats()
-	t.Logf("%d messages in %v; pool %d -> peak %d, final %d; controller class %s knee %d resizes %d ticks %d; runner mean handler %v",
-		n, elapsed, size, pk.get(), final, cs.Class, cs.Knee, cs.Resizes, cs.Ticks, r.Stats().MeanHandlerTime())
+	rs := r.Stats()
+	t.Logf("%d messages in %v; pool %d -> peak %d, final %d; controller class %s knee %d resizes %d ticks %d decisions %v; runner mean handler %v, %d of %d handler calls failed",
+		n, elapsed, size, pk.get(), final, cs.Class, cs.Knee, cs.Resizes, cs.Ticks, cs.Decisions, rs.MeanHandlerTime(), rs.Failed, rs.Handled)
 	for _, d := range ctl.Log() {
 		if testing.Verbose() && d.From != d.To {
 			t.Logf("decision %d->%d %s: %s", d.From, d.To, d.Cause, d.Reason)
@@ -117,11 +121,12 @@ func autoscaled(t *testing.T, n, size, queued int, h natsrunner.Handler) (peakCa
 	return pk.get(), final, ctl
 }
 
-// I/O-like handlers: the controller, reading only the pool's own
-// measurements, grows the pool the runner pulls for.
+// I/O-like handlers: the runner pulls only what the pool can start, so the
+// pool never queues; the controller sees the demand in the consumer's
+// backlog and grows the pool.
 func TestAutoscalerGrowsPool(t *testing.T) {
 	const start = 4
-	peakCap, _, _ := autoscaled(t, 2000, start, 1, func(context.Context, jetstream.Msg) error {
+	peakCap, _, _ := autoscaled(t, 2000, start, func(context.Context, jetstream.Msg) error {
 		time.Sleep(5 * time.Millisecond)
 		return nil
 	})
@@ -140,12 +145,38 @@ func TestAutoscalerGrowsPool(t *testing.T) {
 func TestAutoscalerHiddenLimit(t *testing.T) {
 	const limit = 4
 	sem := make(chan struct{}, limit)
-	peakCap, final, _ := autoscaled(t, 1500, limit, 1, func(context.Context, jetstream.Msg) error {
+	peakCap, final, _ := autoscaled(t, 1500, limit, func(context.Context, jetstream.Msg) error {
 		sem <- struct{}{}
 		time.Sleep(5 * time.Millisecond)
 		<-sem
 		return nil
 	})
+	if final > 32/2 {
+		t.Errorf("controller ended at %d workers (peak %d) for a downstream limit of %d", final, peakCap, limit)
+	}
+}
+
+// A downstream that refuses calls past a limit of 4 at once, answering at
+// once with an error (a 429) rather than slowly: the service time says
+// nothing, the failure rate does. The controller, seeing the backlog,
+// grows; the failures that come with the growth make it back off, to far
+// below its ceiling of 32. Every message is still acked exactly once
+// (refused ones are nak'd and redelivered).
+func TestAutoscalerBacksOffFailures(t *testing.T) {
+	const limit = 4
+	var inUse atomic.Int32
+	peakCap, final, ctl := autoscaled(t, 1500, 2, func(context.Context, jetstream.Msg) error {
+		if inUse.Add(1) > limit {
+			inUse.Add(-1)
+			return errors.New("downstream: too many requests")
+		}
+		time.Sleep(5 * time.Millisecond)
+		inUse.Add(-1)
+		return nil
+	}, natsrunner.WithMaxAttempts(1000)) // a refused message is retried until it gets through
+	if ctl.Stats().Decisions[autoscale.CauseFailing] == 0 {
+		t.Errorf("no decision for failures (peak %d, final %d)", peakCap, final)
+	}
 	if final > 32/2 {
 		t.Errorf("controller ended at %d workers (peak %d) for a downstream limit of %d", final, peakCap, limit)
 	}

@@ -10,9 +10,15 @@
 // or Run's context is done. A message therefore never waits in a client
 // buffer for a worker while its AckWait runs down, and a Resize of the
 // pool changes the size of the next pull. WithQueued(n) relaxes this by
-// n messages that may wait in the pool, which is what lets a controller
-// that reads only the pool (autoscale.Controller) see that the pool is
-// short of workers.
+// n messages that may wait in the pool.
+//
+// # Autoscaling
+//
+// Demand that the pool cannot start waits in the consumer, not in the
+// pool, so a controller that reads only the pool sees busy workers and no
+// one waiting. AutoscaleOptions gives an autoscale.Controller the
+// consumer's backlog (NumPending) and the handler failures; see its
+// documentation for how each is used.
 //
 // # Settlement
 //

@@ -202,10 +202,9 @@ func WithMaxBatch(n int) Option {
 // pool's Submit for those messages, and they wait in the client while
 // their AckWait runs (kept alive by InProgress like running ones).
 //
-// A small queue makes demand visible to a controller that sizes the pool
-// from the pool's own measurements, such as autoscale.Controller: with
-// n = 0 a saturated pool never has a queue, and such a controller sees
-// no pressure to grow it. n must be >= 0.
+// With n = 0 a saturated pool never has a queue; an autoscale.Controller
+// sees the demand through Runner.AutoscaleOptions (the consumer's
+// backlog) instead. n must be >= 0.
 func WithQueued(n int) Option {
 	return func(c *config) error {
 		if n < 0 {

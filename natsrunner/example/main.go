@@ -94,12 +94,6 @@ func run(ctx context.Context, out io.Writer) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, p.ReleaseTimeout(10*time.Second)) }()
-	logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	ctl, err := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(64),
-		autoscale.WithTick(100*time.Millisecond), autoscale.WithLogger(logger))
-	if err != nil {
-		return err
-	}
 
 	// I/O-like work: 2ms of waiting per message.
 	handler := func(ctx context.Context, msg jetstream.Msg) error {
@@ -110,10 +104,15 @@ func run(ctx context.Context, out io.Writer) (err error) {
 			return ctx.Err()
 		}
 	}
-	// WithQueued(1): one message may wait in the pool, so the controller
-	// sees that the pool is short of workers.
-	r, err := natsrunner.New(cons, p, handler, natsrunner.WithQueued(1),
-		natsrunner.WithDrainTimeout(5*time.Second))
+	// The runner pulls only what the pool can start; the controller sees
+	// the demand in the consumer's backlog (AutoscaleOptions).
+	r, err := natsrunner.New(cons, p, handler, natsrunner.WithDrainTimeout(5*time.Second))
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctl, err := autoscale.New(p, append(r.AutoscaleOptions(), autoscale.WithMin(1), autoscale.WithMax(64),
+		autoscale.WithTick(100*time.Millisecond), autoscale.WithLogger(logger))...)
 	if err != nil {
 		return err
 	}
