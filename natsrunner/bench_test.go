@@ -2,6 +2,7 @@ package natsrunner_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -106,26 +107,35 @@ func waitBurst(b *testing.B, clock *bufferClock) {
 }
 
 func BenchmarkConsume(b *testing.B) {
-	b.Run("runner-poolkit", func(b *testing.B) {
-		benchConsume(b, func(b *testing.B, cons jetstream.Consumer, clock *bufferClock) {
-			h := func(_ context.Context, m jetstream.Msg) error {
-				clock.start(m)
-				time.Sleep(benchWork)
-				return nil
-			}
-			r, err := natsrunner.New(timedConsumer{cons, clock}, newPool(b, benchConcurrency), h,
-				natsrunner.WithOnSettle(func(jetstream.Msg, natsrunner.Outcome, error) { clock.ack() }))
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- r.Run(ctx) }()
-			waitBurst(b, clock)
-			cancel()
-			<-done
+	// The runner with no message waiting in the client (the default), and
+	// with a quarter of the concurrency's worth allowed to wait in the
+	// pool (WithQueued), which hides a pull's round trip.
+	for _, queued := range []int{0, benchConcurrency / 4} {
+		name := "runner-poolkit"
+		if queued > 0 {
+			name += fmt.Sprintf("-queued%d", queued)
+		}
+		b.Run(name, func(b *testing.B) {
+			benchConsume(b, func(b *testing.B, cons jetstream.Consumer, clock *bufferClock) {
+				h := func(_ context.Context, m jetstream.Msg) error {
+					clock.start(m)
+					time.Sleep(benchWork)
+					return nil
+				}
+				r, err := natsrunner.New(timedConsumer{cons, clock}, newPool(b, benchConcurrency), h, natsrunner.WithQueued(queued),
+					natsrunner.WithOnSettle(func(jetstream.Msg, natsrunner.Outcome, error) { clock.ack() }))
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan error, 1)
+				go func() { done <- r.Run(ctx) }()
+				waitBurst(b, clock)
+				cancel()
+				<-done
+			})
 		})
-	})
+	}
 	b.Run("consume-ants", func(b *testing.B) {
 		benchConsume(b, func(b *testing.B, cons jetstream.Consumer, clock *bufferClock) {
 			p, err := ants.NewPool(benchConcurrency)
