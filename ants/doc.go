@@ -62,6 +62,10 @@
 //     its tasks like the first call (release now, wait later) and return nil
 //     once they have finished; ants returns ErrPoolClosed at once, without
 //     waiting. [CLS-6, API-9]
+//   - ReleaseContext called from inside a task releases the pool and
+//     returns pool.ErrInsideTask at once, where ants waits until ctx is
+//     done, for ever with a context that never is (the task waits for the
+//     pool, the pool for the task). [API-30]
 //   - ReleaseContext(nil) releases the pool without waiting, as in ants, but
 //     returns ErrNilContext instead of nil: every context parameter of
 //     poolkit refuses nil.

@@ -91,12 +91,25 @@ func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
 
 // ReleaseContext is ReleaseTimeout bounded by ctx instead of a duration:
 // it returns ctx.Err() if ctx is done first. A nil ctx is an error, and
-// the pool is still released.
+// the pool is still released. Called from inside a task, it releases the
+// pool and returns ErrInsideTask at once: it cannot wait for the task it
+// runs in, which, with a ctx that is never done, would wait for ever. It
+// cannot tell a task of this pool from one of another, so from inside any
+// pool's task it does not wait (as Reboot does not); wait for another
+// pool from a task with ReleaseTimeout, or on ReleaseDone's channel.
 func (e *engine[E]) ReleaseContext(ctx context.Context) error {
 	done, _ := e.close(false)
 	hook(hkCloseWait)
 	if ctx == nil {
 		return ErrNilContext
+	}
+	if done != nil && calledFromTask() {
+		select {
+		case <-done:
+			return nil // nothing left to wait for
+		default:
+			return ErrInsideTask
+		}
 	}
 	if !awaitLife(done, ctx.Done()) {
 		return ctx.Err()

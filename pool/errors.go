@@ -35,6 +35,12 @@ var ErrNilTask = errors.New("pool: nil task")
 // option or an option given an invalid value.
 var ErrInvalidOption = errors.New("pool: invalid option")
 
+// ErrInsideTask is returned by ReleaseContext called from inside a task:
+// a pool cannot finish while one of its tasks waits for it, so
+// ReleaseContext releases the pool and returns at once. The pool finishes
+// closing once its tasks have returned.
+var ErrInsideTask = errors.New("pool: cannot wait for a pool from inside a task")
+
 // ErrNilContext is returned by SubmitContext, InvokeContext and
 // ReleaseContext for a nil context. ReleaseContext still releases the pool.
 var ErrNilContext = errors.New("pool: nil context")

@@ -450,3 +450,48 @@ func TestReleaseDone(t *testing.T) {
 		<-zero.ReleaseDone()
 	})
 }
+
+// TestReleaseContextFromTask: ReleaseContext with a context that is
+// never done, called from inside one of the pool's own tasks, cannot wait
+// for that task: it releases the pool and returns ErrInsideTask at once,
+// and the pool finishes closing once the task returns. From inside a task
+// of another pool it cannot tell the difference, and does the same; a pool
+// with nothing left to finish returns nil.
+func TestReleaseContextFromTask(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		got := make(chan error, 1)
+		mustSubmit(t, p, func() { got <- p.ReleaseContext(context.Background()) })
+		synctest.Wait()
+		select {
+		case err := <-got:
+			if !errors.Is(err, pool.ErrInsideTask) {
+				t.Errorf("ReleaseContext from its own task = %v, want ErrInsideTask", err)
+			}
+		default:
+			t.Fatal("ReleaseContext from inside its own task blocks")
+		}
+		if !p.IsClosed() {
+			t.Error("the pool is not released")
+		}
+		if err := p.ReleaseContext(context.Background()); err != nil {
+			t.Errorf("ReleaseContext from outside once the task returned = %v", err)
+		}
+
+		other, q := mustNew(t, 1), mustNew(t, 1)
+		release := make(chan struct{})
+		mustSubmit(t, q, func() { <-release })
+		mustSubmit(t, other, func() { got <- q.ReleaseContext(context.Background()) })
+		synctest.Wait()
+		if err := <-got; !errors.Is(err, pool.ErrInsideTask) || !q.IsClosed() {
+			t.Errorf("ReleaseContext from another pool's task = %v, closed %v; want ErrInsideTask, true", err, q.IsClosed())
+		}
+		close(release)
+		synctest.Wait() // q's task returns, its worker exits: q's life ends
+		mustSubmit(t, other, func() { got <- q.ReleaseContext(context.Background()) })
+		synctest.Wait()
+		if err := <-got; err != nil {
+			t.Errorf("ReleaseContext from a task, on a pool with nothing left = %v, want nil", err)
+		}
+	})
+}
