@@ -12,7 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/poolkit/poolkit/natsrunner"
 )
 
 // freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
@@ -79,19 +78,7 @@ func TestExternalServer(t *testing.T) {
 		}
 		return nil
 	}
-	r, err := natsrunner.New(cons, newPool(t, 8), h, led.hook(t, "a"),
-		natsrunner.WithMaxAttempts(1000),
-		natsrunner.WithBackoff(func(int) time.Duration { return time.Millisecond }),
-		natsrunner.WithFetchMaxWait(200*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := start(t, r)
-	waitFor(t, 30*time.Second, "all messages acked", func() bool { return led.ackedIDs() == n })
-	if err := stop(); !errors.Is(err, context.Canceled) {
-		t.Errorf("Run returned %v, want context.Canceled", err)
-	}
-	led.checkExactlyOnce(t, n)
+	r := runUntilAcked(t, cons, newPool(t, 8), h, led, n)
 	s := r.Stats()
 	t.Logf("stats %+v", s)
 	if s.Naked == 0 || s.Fetched != s.Acked+s.Naked+s.Termed {

@@ -2,6 +2,7 @@ package natsrunner_test
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 	"testing"
@@ -252,4 +253,26 @@ func (p *peak) get() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.v
+}
+
+// runUntilAcked runs a runner over cons that retries failures at once
+// (1ms backoff, up to 1000 attempts) until the ledger has n messages
+// acked, stops it, checks that Run returned context.Canceled and that
+// every message was acked exactly once, and returns the runner.
+func runUntilAcked(t *testing.T, cons jetstream.Consumer, p *pool.Pool, h natsrunner.Handler, led *ledger, n int) *natsrunner.Runner {
+	t.Helper()
+	r, err := natsrunner.New(cons, p, h, led.hook(t, "a"),
+		natsrunner.WithMaxAttempts(1000),
+		natsrunner.WithBackoff(func(int) time.Duration { return time.Millisecond }),
+		natsrunner.WithFetchMaxWait(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, r)
+	waitFor(t, 30*time.Second, "all messages acked", func() bool { return led.ackedIDs() == n })
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+	led.checkExactlyOnce(t, n)
+	return r
 }

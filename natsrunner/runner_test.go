@@ -71,19 +71,7 @@ func TestAtLeastOnceExactlyOneAck(t *testing.T) {
 		}
 		return nil
 	}
-	r, err := natsrunner.New(e.consumer(e.js), p, h, led.hook(t, "a"),
-		natsrunner.WithMaxAttempts(1000),
-		natsrunner.WithBackoff(func(int) time.Duration { return time.Millisecond }),
-		natsrunner.WithFetchMaxWait(200*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := start(t, r)
-	waitFor(t, 30*time.Second, "all messages acked", func() bool { return led.ackedIDs() == n })
-	if err := stop(); !errors.Is(err, context.Canceled) {
-		t.Errorf("Run returned %v, want context.Canceled", err)
-	}
-	led.checkExactlyOnce(t, n)
+	r := runUntilAcked(t, e.consumer(e.js), p, h, led, n)
 	s := r.Stats()
 	t.Logf("stats %+v; handler failures %d panics %d", s, failures.Load(), panics.Load())
 	if s.Naked == 0 || s.Panics == 0 {
