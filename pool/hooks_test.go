@@ -336,3 +336,30 @@ func TestBreakShrinkBeforeWaiterTake(t *testing.T) {
 		t.Error("C started beside A after Resize(1) returned")
 	}
 }
+
+// TestBreakWaiterAfterTheLastLook: no queue, capacity 1. A's worker, with
+// nothing left to run, has looked for blocked submitters (rule W5, none
+// yet) and is held as it gives its slot back; B blocks meanwhile, its
+// retry finding the slot still held. The release must admit B (rule W4):
+// nobody else will.
+func TestBreakWaiterAfterTheLastLook(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1, pool.WithQueueSize(0))
+	paused, resume := pauseAt(t, "gate-release")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused
+	accepted := make(chan error, 1)
+	ran := make(chan struct{})
+	go func() { accepted <- p.Submit(func() { close(ran) }) }()
+	for p.Waiting() != 1 {
+		runtime.Gosched()
+	}
+	resume()
+	if !within(func() { <-ran }) {
+		t.Fatal("B never started after the slot was given back")
+	}
+	if err := <-accepted; err != nil {
+		t.Errorf("B's Submit = %v", err)
+	}
+}
