@@ -37,3 +37,28 @@ func ExampleNew() {
 	fmt.Println(err, c.Stats().Ticks > 0, refused)
 	// Output: context deadline exceeded true 0
 }
+
+// ExampleWithBacklog sizes a pool whose work waits outside it: a consumer
+// takes an item from a broker only when the pool can start it, so the
+// pool never queues, and the controller reads the broker's backlog
+// instead. Here the broker holds 500 items and the workers are all busy:
+// the backlog is pressure, and the controller grows the pool (at most
+// doubling, since each step is a probe of what the added workers buy).
+func ExampleWithBacklog() {
+	p, _ := pool.New(2)
+	defer p.Release()
+	backlog := func(context.Context) (int, error) { return 500, nil } // e.g. a consumer's NumPending
+	c, err := autoscale.New(p, autoscale.WithBacklog(backlog), autoscale.WithTick(10*time.Millisecond))
+	if err != nil {
+		panic(err)
+	}
+	hold := make(chan struct{})
+	defer close(hold)
+	for range p.Cap() {
+		_ = p.Submit(func() { <-hold }) // both workers busy, nothing queued
+	}
+	time.Sleep(10 * time.Millisecond)
+	d := c.Tick()
+	fmt.Println(d.Queue, d.Backlog, d.From, "->", d.To, d.Cause)
+	// Output: 0 500 2 -> 4 grow
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/poolkit/poolkit/autoscale"
 	"github.com/poolkit/poolkit/natsrunner"
 	"github.com/poolkit/poolkit/pool"
 )
@@ -53,6 +54,48 @@ func Example() {
 	}
 	// Run returns ctx.Err() on SIGTERM, after draining: nothing fetched is
 	// left unsettled.
+	if err := r.Run(ctx); err != nil && ctx.Err() == nil {
+		log.Fatal(err)
+	}
+}
+
+// ExampleRunner_AutoscaleOptions drives the runner's pool with the
+// autoscaler. The pool measures its own tasks; the runner adds what only
+// it sees: the consumer's backlog, where the demand waits (the runner
+// pulls only what the pool can start), and the handler failures. The
+// example is compiled, not run: it needs a NATS server.
+func ExampleRunner_AutoscaleOptions() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	nc, err := nats.Connect(nats.DefaultURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, "JOBS", "worker")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := pool.New(4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.ReleaseTimeout(time.Minute)
+	r, err := natsrunner.New(cons, p, func(ctx context.Context, msg jetstream.Msg) error {
+		return nil // call the downstream here
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctl, err := autoscale.New(p, append(r.AutoscaleOptions(), autoscale.WithMax(64))...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	go ctl.Run(ctx)
 	if err := r.Run(ctx); err != nil && ctx.Err() == nil {
 		log.Fatal(err)
 	}
