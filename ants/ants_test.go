@@ -51,10 +51,12 @@ func TestSizeBelowOne(t *testing.T) {
 		}
 	}
 	// Every invalid input is reported, ants' errors included.
-	_, err := ants.NewPool(-1, ants.WithPreAlloc(true), ants.WithExpiryDuration(-1))
-	for _, want := range []error{ants.ErrInvalidPoolSize, ants.ErrInvalidPreAllocSize, ants.ErrInvalidPoolExpiry} {
-		if !errors.Is(err, want) {
-			t.Errorf("NewPool(-1, PreAlloc, expiry -1): %v, want it to match %v", err, want)
+	for _, size := range []int{0, -1} {
+		_, err := ants.NewPool(size, ants.WithPreAlloc(true), ants.WithExpiryDuration(-1))
+		for _, want := range []error{ants.ErrInvalidPoolSize, ants.ErrInvalidPreAllocSize, ants.ErrInvalidPoolExpiry} {
+			if !errors.Is(err, want) {
+				t.Errorf("NewPool(%d, PreAlloc, expiry -1): %v, want it to match %v", size, err, want)
+			}
 		}
 	}
 	if _, err := ants.NewPool(1, ants.WithMaxBlockingTasks(-1)); !errors.Is(err, ants.ErrInvalidOption) {

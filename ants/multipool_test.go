@@ -118,22 +118,37 @@ func TestMultiPoolLifecycle(t *testing.T) {
 func TestMultiPoolRoundRobinFallsBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		mp, _ := ants.NewMultiPoolWithFuncGeneric(2, 2, func(c chan struct{}) { <-c }, ants.RoundRobin, ants.WithNonblocking(true))
-		stop := make(chan struct{})
-		// Sub-pools 0, 1, 0 by turn; the fourth turn is sub-pool 1's; the
-		// fifth is 0's, which is full, so it goes to 1, which has room.
-		for i := range 3 {
-			if err := mp.Invoke(stop); err != nil {
+		held, early := make(chan struct{}), make(chan struct{})
+		// Sub-pools 0, 1, 0 by turn.
+		for i, c := range []chan struct{}{held, early, held} {
+			if err := mp.Invoke(c); err != nil {
 				t.Fatalf("task %d: %v", i, err)
 			}
+			if i == 1 {
+				n0, _ := mp.RunningByIndex(0)
+				n1, _ := mp.RunningByIndex(1)
+				if n0 != 1 || n1 != 1 {
+					t.Errorf("after two tasks round-robin, the sub-pools run %d and %d, want 1 and 1", n0, n1)
+				}
+			}
 		}
-		if n, _ := mp.RunningByIndex(0); n != 2 {
-			t.Fatalf("sub-pool 0 runs %d, want 2", n)
+		close(early) // sub-pool 1's task returns
+		synctest.Wait()
+		if err := mp.Invoke(held); err != nil { // sub-pool 1's turn
+			t.Fatal(err)
 		}
-		_ = mp.Invoke(stop) // sub-pool 1, now full too
-		if err := mp.Invoke(stop); err != ants.ErrPoolOverload {
+		// Sub-pool 0's turn, but it is full: the task goes to sub-pool 1,
+		// which has room for one.
+		if err := mp.Invoke(held); err != nil {
+			t.Errorf("Invoke when its turn's sub-pool is full and the other has room: %v, want nil", err)
+		}
+		if n, _ := mp.RunningByIndex(1); n != 2 {
+			t.Errorf("sub-pool 1 runs %d, want 2", n)
+		}
+		if err := mp.Invoke(held); err != ants.ErrPoolOverload {
 			t.Errorf("Invoke with every sub-pool full: %v, want ErrPoolOverload", err)
 		}
-		close(stop)
+		close(held)
 		if err := mp.ReleaseTimeout(time.Second); err != nil {
 			t.Fatal(err)
 		}
