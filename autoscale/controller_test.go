@@ -333,17 +333,27 @@ func TestRunStopsWithContext(t *testing.T) {
 }
 
 // pullOnlyWhatStarts is a consumer of a broker's backlog (natsrunner's
-// way): it takes an item only when the pool can start it, so the pool
+// way): it takes an item only when the pool has room for it, so the pool
 // never has a queue; the items wait in the backlog instead. Each item
 // takes 100ms of downstream I/O. It runs until ctx is done.
+//
+// Room is counted by the consumer, as natsrunner does: its own items in
+// flight against Cap. Cap - Running - Waiting would not do: Running misses
+// a worker for the instant between its taking a unit and its ceasing to
+// spin, and an item pulled in that instant queues behind a full pool.
 func pullOnlyWhatStarts(ctx context.Context, p *pool.Pool, backlog *atomic.Int64) {
+	var inflight atomic.Int64
 	for ctx.Err() == nil {
-		if backlog.Load() == 0 || p.Cap()-p.Running()-p.Waiting() <= 0 {
+		if backlog.Load() == 0 || inflight.Load() >= int64(p.Cap()) {
 			time.Sleep(time.Millisecond)
 			continue
 		}
 		backlog.Add(-1)
-		if err := p.Submit(func() { time.Sleep(100 * time.Millisecond) }); err != nil {
+		inflight.Add(1)
+		if err := p.Submit(func() {
+			time.Sleep(100 * time.Millisecond)
+			inflight.Add(-1)
+		}); err != nil {
 			return
 		}
 	}
@@ -380,6 +390,12 @@ func TestBacklogOutsideThePool(t *testing.T) {
 				}
 			}()
 			peak := 2
+			// Ticks fall half a millisecond off the consumer's and the
+			// tasks' whole milliseconds, when every goroutine of the bubble
+			// is blocked: a tick that ran beside a submit could see the
+			// instant an item sits in the queue for the worker that is
+			// finishing its last one, which is no queue at all.
+			time.Sleep(time.Millisecond / 2)
 			for range 20 { // 5s
 				time.Sleep(250 * time.Millisecond)
 				d := c.Tick()
