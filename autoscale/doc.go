@@ -43,7 +43,10 @@
 //     time before queueing for it began) and caps growth there: the
 //     multiplicative decrease.
 //   - A knee is tested from below once (a step down that keeps 95% of the
-//     throughput moves it down), from above every five seconds with a small
+//     throughput over two windows moves it down; the throughput is taken
+//     both as counted, which is noisy, and as the busy workers over the
+//     service time, which shows whether the tasks got faster with fewer
+//     workers), from above every five seconds with a small
 //     step (the bottleneck may have moved), and dropped at once when the
 //     mean service time moves 2.5-fold from the one it was found at (the
 //     work changed: a CPU phase gave way to I/O, a downstream slowed down).

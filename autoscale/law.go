@@ -354,7 +354,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 		if l.cautious(o) {
 			to = min(need, 2*n)
 		}
-		why = fmt.Sprintf("%s at utilisation %.2f: λ·S/u asks for %d", waiting(o), o.Utilization(), need)
+		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d", waiting(o), o.Utilization(), need)
 	case need == 0:
 		// No task completed in the window (a cold start): every queued
 		// task could use a worker; at most double on a guess.
@@ -365,7 +365,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 		// The arrivals need no more workers than there are: a momentary
 		// queue, which most tasks waited in for less than a service time.
 		l.cause = CauseHoldBurst
-		return l.done(o, n, fmt.Sprintf("%s, but λ·S/u asks for only %d", waiting(o), need))
+		return l.done(o, n, fmt.Sprintf("%s, but Little's law asks for only %d", waiting(o), need))
 	default:
 		// Tasks wait or are refused although Little's law says the size
 		// suffices: take one step and let the next window judge it.
@@ -394,7 +394,31 @@ func (l *law) need(lambda float64, s time.Duration) int {
 	if s <= 0 || lambda <= 0 {
 		return 0
 	}
-	return int(math.Ceil(lambda * s.Seconds() / l.cfg.utilization))
+	return l.staff(lambda * s.Seconds())
+}
+
+// staffFrom is the offered load, in busy workers, from which staff
+// follows the square-root rule.
+const staffFrom = 4
+
+// staff is the number of workers that serve an offered load of r busy
+// workers with headroom for the randomness of arrivals and service times:
+// r/u up to staffFrom, and beyond it the square-root rule of many-server
+// queues (Halfin and Whitt), r + β√r, with β = √staffFrom·(1/u − 1) so that
+// the two agree at staffFrom. The headroom a pool needs grows as the
+// square root of its load, not in proportion to it: at u = 0.8, a load of
+// 1.7 gets 3 workers either way, and one of 21 gets 24, where r/u would
+// hold 27 (the load of 21 waits about as little on 24 as that of 1.7 on 3).
+func (l *law) staff(r float64) int {
+	if r <= 0 {
+		return 0
+	}
+	u := l.cfg.utilization
+	n := r / u
+	if r > staffFrom {
+		n = r + math.Sqrt(staffFrom)*(1/u-1)*math.Sqrt(r)
+	}
+	return int(math.Ceil(n))
 }
 
 // cautious reports a window a growth step is a probe from: one saturated
@@ -444,7 +468,7 @@ func (l *law) drains(o Observation) bool {
 	if o.Service <= 0 || o.Window <= 0 || l.lambda <= 0 {
 		return false
 	}
-	if l.lambda*o.Service.Seconds()/l.cfg.utilization > float64(o.Size) {
+	if l.staff(l.lambda*o.Service.Seconds()) > o.Size {
 		return false
 	}
 	spare := float64(o.Size)/o.Service.Seconds() - l.lambda // completions a second beyond the arrivals, all busy
@@ -468,12 +492,18 @@ func (l *law) shrink(o Observation, lo int) (int, string) {
 	// down only under a load that has stopped growing: not within the
 	// stabilisation window of a growth.
 	settled := idle || o.At.Sub(l.grewAt) > l.cfg.stabilization
-	if !backlogged(o) && settled {
-		want = min(n, max(lo, int(math.Ceil(busy/l.cfg.utilization))))
+	if !backlogged(o) {
+		want = min(n, max(lo, l.staff(busy)))
 	}
+	// The need is recorded whether or not the pool may drift down yet:
+	// the wait after a growth is the stabilisation window once, not the
+	// window followed by another of the size it held meanwhile.
 	l.recs = append(l.recs, rec{o.At, want})
 	for len(l.recs) > 0 && o.At.Sub(l.recs[0].at) > l.cfg.stabilization {
 		l.recs = l.recs[1:]
+	}
+	if !settled {
+		return l.done(o, n, "")
 	}
 	stable := 0
 	for _, r := range l.recs {
@@ -617,11 +647,24 @@ func (l *law) base(s time.Duration) time.Duration {
 	return b
 }
 
-// judgeDown evaluates a step down from a knee.
+// judgeDown evaluates a step down from a knee. The step kept the
+// throughput only if two measures of it say so, over two windows at least:
+// the completions counted (x), and Little's law on the sizes, to/s against
+// from/s0 (every worker is busy in a saturated window). The count is noisy:
+// a window of a hundred completions strays by a tenth, as much as a step of
+// an eighth of the workers costs. The service time is steadier, and tells
+// a knee that was too high (the tasks got faster with fewer workers, so
+// fewer serve as many) from one that was right (the service time held, so
+// fewer serve fewer). A false "kept" costs throughput until the knee
+// expires, a false "lost" only the workers of the step: in doubt, the knee
+// stays where it was.
 func (l *law) judgeDown(o Observation, p *probe, x float64, s time.Duration) (int, string, bool) {
 	share := x / p.x0
+	if p.s0 > 0 && s > 0 {
+		share = min(share, float64(p.to)*p.s0.Seconds()/(float64(p.from)*s.Seconds()))
+	}
 	switch {
-	case share >= holdShare:
+	case share >= holdShare && p.windows >= 2:
 		l.probe = nil
 		l.setKnee(o, p.to, s)
 		return o.Size, fmt.Sprintf("stepping down %d→%d kept %.0f%% of the throughput: knee at %d (%s)", p.from, p.to, 100*share, p.to, l.class), true
