@@ -24,9 +24,14 @@
 // delay, here the tasks' own service time.
 //
 //   - Pressure (a queue with the workers busy, refusals, or with
-//     WithTargetWait a p99 wait above the target): grow to λ·S/u, the busy
-//     workers Little's law asks for at the target utilisation u (0.8); a
-//     backlog adds the rate that drains it within four windows. A queue
+//     WithTargetWait a p99 wait above the target): grow to what Little's
+//     law asks for. The arrivals keep R = λ·S workers busy; the pool gets
+//     R/u (u, the target utilisation, 0.8) up to R = 4, and beyond it
+//     R + β√R with β = 2(1/u − 1), the square-root staffing rule of
+//     many-server queues: the headroom against random arrivals grows as
+//     √R, so a large pool runs hotter than u at the same waits (21 busy
+//     get 24 workers, not 27). A backlog adds the rate that drains it
+//     within four windows. A queue
 //     that Little's law says the size can absorb, and that most tasks
 //     waited in for less than a service time or that the size drains
 //     within a window, is a momentary one: hold.

@@ -106,7 +106,7 @@ var Causes = []Cause{CauseGrow, CauseShrink, CauseKnee, CauseBound, CauseWorkCha
 // law is the control law and the state it keeps between ticks. Not safe
 // for concurrent use.
 //
-// It sizes the pool from Little's law, N = λ·S/u, and guards that estimate
+// It sizes the pool from Little's law, N = staff(λ·S), and guards that estimate
 // with experiments. Every growth under pressure is a probe: the window
 // after it says whether the added workers bought throughput. When they
 // bought almost none and the tasks' service time rose with their number,

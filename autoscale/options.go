@@ -21,7 +21,7 @@ type config struct {
 	min, max       int // max 0: 32 × GOMAXPROCS, read every tick
 	tick           time.Duration
 	targetWait     time.Duration // 0: pressure is a queue with busy workers
-	utilization    float64       // the u of N = λ·S₀/u
+	utilization    float64       // u: N = R/u for a load of R ≤ 4 busy workers (law.staff)
 	high, low      float64       // utilisation marks for growth and shrinking
 	stabilization  time.Duration
 	backoff        float64 // β
@@ -102,7 +102,10 @@ func WithTargetWait(d time.Duration) Option {
 }
 
 // WithUtilization sets the utilisation the controller sizes for when it
-// grows (default 0.8), and so how much headroom it keeps.
+// grows (default 0.8), and so how much headroom it keeps: a load that
+// keeps R workers busy gets R/u workers up to R = 4, and beyond it
+// R + 2(1/u − 1)√R (square-root staffing), which runs large pools hotter
+// than u at the same waits. At u = 1 there is no headroom.
 func WithUtilization(u float64) Option {
 	return func(c *config) error {
 		if !(u > 0 && u <= 1) {
