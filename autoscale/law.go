@@ -388,7 +388,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) (int, string) {
 	return l.done(o, to, why)
 }
 
-// need is the workers Little's law asks for at the target utilisation:
+// need is the workers Little's law asks for, with staff's headroom:
 // arrivals per second λ each keeping a worker busy for s.
 func (l *law) need(lambda float64, s time.Duration) int {
 	if s <= 0 || lambda <= 0 {
