@@ -34,7 +34,7 @@ import (
 // of slots held, and a closed bit. A slot is the right to run units.
 //
 //	S1. A unit runs only on a goroutine that holds a slot. Running() is H
-//	    minus the spinning workers and minus the workers whose unit
+//	    minus the searching workers and minus the workers whose unit
 //	    panicked, from the panic handler's call until they take their next
 //	    unit or give the slot back (e.handling).
 //	S2. A unit starts at one atomic step that sees H <= C with the slot
@@ -52,61 +52,98 @@ import (
 //	    gate.releaseIfOver): so H <= C holds except after a shrink, and
 //	    then H only falls until it is back within C.
 //	S4. The sites that take a slot: submit (T1, for the submitter's unit,
-//	    only when no worker spins), submitSlow (T2, likewise, after
+//	    only when no worker searches), submitSlow (T2, likewise, after
 //	    announcing itself), admitWaiters (T3, for the oldest blocked
-//	    submitter's unit), notify (T4, for a worker to take what was just
+//	    submitter's unit), notify (T4, for a searcher to take what was just
 //	    queued), resize (T5, a grow: one per queued unit), close (T6, a
-//	    graceful close: drainers for the accepted units), recheck in work
-//	    (T7, rule W3), park (T8, a worker of a closed engine with accepted
-//	    units left) and deferStart (T9, rule W1 for a unit put back). A
-//	    slot taken for a worker is handed to it with its wake-up
-//	    (startLocked); from then on the worker holds it. A goroutine that
-//	    ends in runtime.Goexit keeps its slot and hands it to the goroutine
-//	    that replaces it (worker.loop).
-//	S5. A worker gives its slot back in work only: at the top of each round
-//	    if a shrink left H > C, in confirm (S2), or when it finds nothing to
-//	    run (nothing queued, and, with no queue, no blocked submitter: W5).
-//	    It never parks holding a slot.
+//	    graceful close: drainers for the accepted units), the recheck in
+//	    park (T7, rule W3; on a closed engine it is also T8, for accepted
+//	    units left over) and deferStart (T9, rule W1 for a unit put back).
+//	    A slot taken for a worker is handed to it with its wake-up
+//	    (startLocked, with what to do first: startKind); from then on the
+//	    worker holds it. A goroutine that ends in runtime.Goexit keeps its
+//	    slot and hands it to the goroutine that replaces it (worker.loop).
+//	S5. A worker gives its slot back only at the end of a round of work:
+//	    in work, at the top of each round if a shrink left H > C, or in
+//	    confirm (S2); in park when it found nothing to run (nothing queued,
+//	    and, with no queue, no blocked submitter: W5). It never parks
+//	    holding a slot. park gives the slot back under mu and, unless it
+//	    takes a slot again (W3) or exits, joins the idle stack in the same
+//	    critical section: a submitter that takes the freed slot needs mu to
+//	    start a worker on it, so it finds this one parked and wakes it. Let
+//	    go before mu, the slot would let a submitter find no idle worker and
+//	    spawn a goroutine, while this one exits as one too many, once per
+//	    task in a pool kept below its capacity (mutant S5-release-unlocked,
+//	    TestBreakGiveBackIsOneStep).
 //
-// Spinning. A worker that finds nothing may spin: it counts itself in
-// spinning, keeps its slot, and polls the front and the queue for a few
-// rounds. At most maxSpinners spin (a check then an add: the bound can be
-// passed briefly, which costs nothing but CPU). A spinner is what lets a
-// steady stream of small units go from submitter to worker with no
+// Searching. A worker searches when it holds a slot and looks for queued
+// work that others left to it; e.spinning counts the searchers, as
+// runtime/proc.go's nmspinning counts spinning Ms. A worker becomes one in
+// three ways: it finds nothing after a unit and starts to spin (spin:
+// polling the front and the queue for a few rounds, at most maxSpinners
+// at once, a check then an add, so the bound can be passed briefly, which
+// costs only CPU); it is started by a pusher for queued work (W1), and is
+// counted by that pusher before it is woken; or it takes its slot again
+// for work it saw after giving the slot back (W3). A searcher is what lets
+// a steady stream of small units go from submitter to worker with no
 // goroutine wake-up: a submitter that sees spinning > 0 queues its unit
-// and leaves it to the spinner.
+// and leaves it to the searcher; and counting a worker from the moment it
+// is started keeps the submitters behind it from waking more for the same
+// work while it wakes up.
 //
 // Wake-ups. A unit that is queued must be taken by someone. The rules,
-// after runtime/proc.go's for spinning Ms:
+// after runtime/proc.go's for spinning Ms (a spinning M that finds work
+// wakes another only if no other M spins and a P is idle; an M that takes
+// local work wakes nobody):
 //
 //	W1. Whoever puts a unit in the queue or at the front then checks: if
-//	    no worker spins and a slot is free, it takes the slot and starts a
-//	    worker (notify; deferStart). If a worker spins, it leaves the unit
-//	    to it; if no slot is free, to the slot holders, which all look at
-//	    the front and the queue before they give their slots back.
-//	W2. A spinner that finds work stops counting itself as spinning; then,
-//	    like every slot holder that takes a unit, before it runs the unit
-//	    it applies W1 to whatever work is left (work). Submitters that saw
-//	    it spinning may have left several units to it, and it runs only
-//	    one; so may they have to a spinner that gave up and took one on
-//	    its W3 recheck, and the worker it starts runs only one too.
-//	W3. A worker that gives its slot back because it found nothing looks at
-//	    the front and the queue again after the release, and if there is
-//	    work takes a slot again (recheck in work). A pusher that found no
-//	    free slot, or saw this worker spinning, relied on it.
+//	    no worker searches and a slot is free, it takes the slot, counts a
+//	    searcher and starts it (notify; deferStart). If a worker searches,
+//	    it leaves the unit to it; if no slot is free, to the slot holders,
+//	    which all look at the front and the queue before they give their
+//	    slots back.
+//	W2. A searcher that takes a unit (or leaves for a shrink) stops
+//	    searching, and then, like a pusher, applies W1 to whatever work is
+//	    left (stopSearching): every submitter that saw it searching left a
+//	    unit to it, and it runs only one. So a chain of searchers, each
+//	    started by the one before, follows a burst until the work or the
+//	    free slots run out, one wake-up in flight at a time. A worker that
+//	    takes a unit without searching (after its own unit, from the
+//	    queue) wakes nobody: no pusher left work to it alone, so a pool
+//	    kept busy by its own workers wakes no goroutine per unit. Mutants:
+//	    W2-searcher-wakes (no W1 after a take), W2-started-not-searching
+//	    (a started worker is not counted), TestBreakSpinnerFindsWork and
+//	    TestBreakSpinnerLeavesWorkToMany kill them.
+//	W3. A worker that gives its slot back looks at the front and the queue
+//	    again after the release (park, under mu), and if there is work
+//	    takes a slot again and searches. A pusher that found no free slot,
+//	    or saw this worker searching, relied on it; it searches because
+//	    several of them may have (a spinner at its last look, then giving
+//	    up, is the case: mutant W3-recheck-not-searching,
+//	    TestBreakSpinnerLastLook).
 //	Why no wake-up is lost: the pusher stores (push), then loads (spinning,
-//	then the gate word); the worker stores (spinning--, then the gate
-//	release), then loads (the queue). Go's atomics are sequentially
-//	consistent, so of two such sequences at least one sees the other's
-//	store: either the pusher sees the slot free and no spinner and starts a
-//	worker, or the worker sees the unit.
+//	then the gate word); the searcher stores (spinning--, and, giving up,
+//	then the gate release), then loads (the queue). Go's atomics are
+//	sequentially consistent, so of two such sequences at least one sees
+//	the other's store: either the pusher sees no searcher and a free slot
+//	and starts one, or the searcher sees the unit: taking a unit, it
+//	applies W1 to the rest (W2); giving up, it rechecks (W3). A searcher
+//	that does not start another because a second one searches hands the
+//	unit to that one by the same argument, whose spinning-- follows the
+//	load that saw it.
 //	W4. A submitter that finds no room announces itself in waitersN before
 //	    it looks again under mu, and then waits in the list with its unit.
 //	    Whoever makes room (a worker that takes a unit or gives a slot
 //	    back, a grow) checks waitersN after doing so and, if it is not 0,
 //	    admits the oldest waiters into the room under mu (admitWaiters).
 //	    Either the waiter's retry under mu sees the room, or the room-maker
-//	    sees waitersN and waits for mu.
+//	    sees waitersN and waits for mu. park admits them after the worker
+//	    has joined the idle stack, so that a waiter's unit wakes that
+//	    worker rather than a new goroutine. A submitter that blocks without
+//	    limit does not wait for a searcher to make room: it joins the list
+//	    at once (yielding to the searcher would take the CPU from the
+//	    workers that make the room); one that would be refused, or spill
+//	    into the overflow list, yields a few times first.
 //	W5. In a pool with no queue, a slot holder that finds nothing to run
 //	    first looks at waitersN; if it is not 0 it takes the oldest
 //	    waiter's unit under mu and runs it in the slot it holds, after the
@@ -178,7 +215,7 @@ import (
 type engine[E any] struct {
 	gate     gate
 	q        queue[unit[E]]
-	spinning atomic.Int32 // workers holding a slot while looking for work
+	spinning atomic.Int32 // searchers: workers holding a slot while looking for queued work
 	_        [60]byte
 	waitersN atomic.Int64 // blocked submitters, including ones registering
 	frontN   atomic.Int64 // units in mu.front; read on every take
@@ -270,7 +307,7 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 	e.mu.Lock()
 	e.timings.Store(cfg.timings)
 	for range min(n, size) {
-		e.spawnLocked(false, unit[E]{}, false, unknownEnd) // parked: woken by startLocked
+		e.spawnParkedLocked()
 	}
 	e.mu.Unlock()
 }
@@ -291,7 +328,7 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
 			hook(hkSubmitDirect)
 			e.mu.Lock()
-			e.startLocked(u, true, since(u.at))
+			e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
 			e.mu.Unlock()
 			return nil
 		}
@@ -319,15 +356,17 @@ func (e *engine[E]) notify(since int64) {
 	if e.spinning.Load() > 0 || !e.gate.acquire() {
 		return
 	}
+	e.spinning.Add(1)
 	e.mu.Lock()
-	e.startLocked(unit[E]{}, false, since)
+	e.startLocked(start[E]{kind: startSearch, since: since})
 	e.mu.Unlock()
 }
 
 func (e *engine[E]) notifyLocked(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() == 0 && e.gate.acquire() {
-		e.startLocked(unit[E]{}, false, since)
+		e.spinning.Add(1)
+		e.startLocked(start[E]{kind: startSearch, since: since})
 	}
 }
 
@@ -335,11 +374,14 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	if e.run == nil {
 		return errNotInitialised
 	}
-	// A spinning worker holds a slot but is about to take a unit: the pool
-	// is not saturated, so wait for the room it makes rather than report
-	// overload.
+	// A searching worker holds a slot but is about to take a unit: the
+	// pool is not saturated, so a submitter that would be refused for
+	// overload, or spill into the overflow list, waits for the room it
+	// makes. One that blocks without limit joins the waiters at once, and
+	// the room admits it (W4): yielding here would take the CPU from the
+	// very workers that make the room.
 	for range spinRounds {
-		if e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
+		if e.cfg.blocksWithoutLimit() || e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
 			break
 		}
 		runtime.Gosched()
@@ -366,7 +408,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 		}
 		if e.gate.acquire() { // T2
 			e.waitersN.Add(-1)
-			e.startLocked(t, true, since(t.at))
+			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
 			e.mu.Unlock()
 			return nil
 		}
@@ -445,6 +487,11 @@ func (e *engine[E]) settleLocked(w *waiter[E]) {
 // entry was accepted, and stamped, when submitted).
 func (e *engine[E]) admitWaiters() {
 	e.mu.Lock()
+	e.admitWaitersLocked()
+	e.mu.Unlock()
+}
+
+func (e *engine[E]) admitWaitersLocked() {
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 		hook(hkAdmitWaiter)
 		t := w.task
@@ -458,12 +505,11 @@ func (e *engine[E]) admitWaiters() {
 		}
 		if e.gate.acquire() { // T3
 			e.settleLocked(w)
-			e.startLocked(t, true, since(t.at))
+			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
 			continue
 		}
 		break
 	}
-	e.mu.Unlock()
 }
 
 // deferStart puts back a unit that its taker may not start (S2): its slot
@@ -485,7 +531,8 @@ func (e *engine[E]) deferStart(t unit[E], pos uint64) {
 	e.frontN.Add(1)
 	hook(hkDeferred)
 	if e.spinning.Load() == 0 && e.gate.acquireDraining() {
-		e.startLocked(unit[E]{}, false, unknownEnd)
+		e.spinning.Add(1)
+		e.startLocked(start[E]{kind: startSearch, since: unknownEnd})
 	}
 	e.mu.Unlock()
 }
@@ -546,7 +593,7 @@ func (e *engine[E]) resize(n int) error {
 		// until now.
 		now := e.now()
 		for pending := e.q.len() + int(e.frontN.Load()); pending > 0 && e.gate.acquire(); pending-- {
-			e.startLocked(unit[E]{}, false, now)
+			e.startLocked(start[E]{kind: startWork, since: now})
 		}
 	} else {
 		// Shrink never touches running tasks; idle workers beyond the new
@@ -597,7 +644,7 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 			// (T6), for work that has waited until now.
 			now := e.now()
 			for pending := e.q.len() + len(e.mu.front); pending > 0 && e.gate.acquireDraining(); pending-- {
-				e.startLocked(unit[E]{}, false, now)
+				e.startLocked(start[E]{kind: startWork, since: now})
 			}
 		}
 		for e.mu.idle.len() > 0 {

@@ -23,7 +23,7 @@ const (
 	hkConfirmed                       // a taken unit passed the capacity check
 	hkDeferred                        // a taken unit was put back at the front
 	hkSpinStart                       // a worker counts itself as spinning
-	hkSpinFound                       // a spinner found work and stopped spinning
+	hkSpinFound                       // a searcher took a unit (or left for a shrink) and stopped counting as spinning
 	hkSpinGiveUp                      // a spinner stopped spinning with nothing found
 	hkRecheck                         // a worker gave its slot back and looks at the queues again
 	hkPark                            // a worker is about to wait on its wake channel
@@ -36,6 +36,7 @@ const (
 	hkDone                            // the engine's previous life has ended
 	hkSpinLast                        // a spinner found nothing in its last round; it still counts as spinning
 	hkWaiterTake                      // a slot holder with nothing to run is about to hand its slot to a blocked submitter (W5)
+	hkGiveBack                        // a worker with nothing to run is about to give its slot back and park
 	numHookPoints
 )
 
@@ -45,7 +46,7 @@ var hookNames = [numHookPoints]string{
 	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
-	"waiter-take",
+	"waiter-take", "give-back",
 }
 
 func (p hookPoint) String() string {

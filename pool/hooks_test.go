@@ -339,20 +339,20 @@ func TestBreakShrinkBeforeWaiterTake(t *testing.T) {
 
 // TestBreakWaiterAfterTheLastLook: no queue, capacity 1. A's worker, with
 // nothing left to run, has looked for blocked submitters (rule W5, none
-// yet) and is held as it gives its slot back; B blocks meanwhile, its
-// retry finding the slot still held. The release must admit B (rule W4):
-// nobody else will.
+// yet) and is held as it is about to give its slot back; B blocks
+// meanwhile, its retry finding the slot still held. The release must admit
+// B (rule W4): nobody else will.
 func TestBreakWaiterAfterTheLastLook(t *testing.T) {
 	breakpoints(t)
 	p := mustNew(t, 1, pool.WithQueueSize(0))
-	paused, resume := pauseAt(t, "gate-release")
+	paused, resume := pauseAt(t, "give-back")
 	defer resume()
 	mustSubmit(t, p, func() {})
 	<-paused
 	accepted := make(chan error, 1)
 	ran := make(chan struct{})
 	go func() { accepted <- p.Submit(func() { close(ran) }) }()
-	for p.Waiting() != 1 {
+	for p.Waiting() != 1 && len(accepted) == 0 {
 		runtime.Gosched()
 	}
 	resume()
@@ -361,5 +361,38 @@ func TestBreakWaiterAfterTheLastLook(t *testing.T) {
 	}
 	if err := <-accepted; err != nil {
 		t.Errorf("B's Submit = %v", err)
+	}
+}
+
+// TestBreakGiveBackIsOneStep: no queue, capacity 1. A's worker, with
+// nothing left to run, is held just before it gives its slot back, and B
+// is submitted meanwhile. B must run on A's worker: giving the slot back
+// and joining the idle stack are one step to a submitter (rule S5), so a
+// submitter never takes the slot, finds no idle worker and starts a second
+// goroutine beside one that is about to park (which then exits as one too
+// many: a goroutine started and ended per task below capacity).
+func TestBreakGiveBackIsOneStep(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1, pool.WithQueueSize(0))
+	paused, resume := pauseAt(t, "give-back")
+	defer resume()
+	mustSubmit(t, p, func() {})
+	<-paused
+	workers := make(chan int, 1)
+	accepted := make(chan error, 1)
+	go func() { accepted <- p.Submit(func() { workers <- p.Stats().Workers }) }()
+	for p.Waiting() != 1 && len(workers) == 0 {
+		runtime.Gosched()
+	}
+	resume()
+	if !within(func() {
+		if err := <-accepted; err != nil {
+			t.Errorf("B's Submit = %v", err)
+		}
+	}) {
+		t.Fatal("B's Submit never returned")
+	}
+	if n := <-workers; n != 1 {
+		t.Errorf("B ran with %d workers alive, want 1: a goroutine was started beside the parking one", n)
 	}
 }

@@ -64,6 +64,13 @@ func buildConfig(opts []Option) (config, error) {
 	return c, nil
 }
 
+// blocksWithoutLimit reports whether a submitter that finds no room waits
+// for it for as long as its context allows, rather than being refused or
+// spilling into the overflow list.
+func (c config) blocksWithoutLimit() bool {
+	return !c.nonblocking && c.maxBlocking == 0 && !c.unbounded
+}
+
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidOption}, args...)...)
 }

@@ -14,10 +14,9 @@ type worker[E any] struct {
 	e    *engine[E]
 	wake chan struct{} // buffered; one token per park
 
-	// Set by the waker under e.mu before the token is sent; read by the
-	// worker after receiving it.
-	task    unit[E]
-	hasTask bool
+	// Set by the waker under e.mu before the token is sent (or before the
+	// goroutine is started); read by the worker after receiving it.
+	start start[E]
 	// retired is set with the token by whoever took the worker out of the
 	// books (close, a shrink, the purger): woken with it, the goroutine
 	// just returns.
@@ -37,6 +36,11 @@ type worker[E any] struct {
 	// in e.handling; only its own goroutine reads or writes it.
 	handled bool
 
+	// searching says that the worker is counted in e.spinning: it holds a
+	// slot and looks for queued work that others left to it (W2). Only its
+	// own goroutine reads or writes it, once started.
+	searching bool
+
 	completed atomic.Uint64 // written only by the worker's goroutine
 
 	// The worker's timings (timings.go), written only by its goroutine,
@@ -51,39 +55,70 @@ type worker[E any] struct {
 	wait, service histogramRec
 }
 
-// spawnLocked starts a worker goroutine; with slot set, the caller has
-// taken a gate slot for it, and with has set, t is its first unit. since
-// is its lastEnd (startLocked). Requires e.mu.
-func (e *engine[E]) spawnLocked(slot bool, t unit[E], has bool, since int64) {
-	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all), lastEnd: since}
-	w.task, w.hasTask = t, has
+// start is what a worker is started with by whoever took a slot for it
+// (startLocked): what it does first, the unit handed over if any, and its
+// lastEnd.
+type start[E any] struct {
+	kind startKind
+	unit unit[E] // with startUnit: the first unit the worker runs
+	// since, the worker's lastEnd, says from when the work it is started
+	// for has been available, a time no later than its start
+	// (timings.go): the stamp of the unit handed over or just queued, the
+	// time of a grow or a close that starts workers for waiting work, a
+	// notifying worker's own lastEnd (W2), or unknownEnd when the caller
+	// has no clock reading (the worker then reads the clock when it starts
+	// a timed unit).
+	since int64
+}
+
+// startKind is what a worker started on a slot does first.
+type startKind uint8
+
+const (
+	// startWork: take units from the front and the queue, as every slot
+	// holder does (T5, T6, and the goroutine that replaces one ended by
+	// runtime.Goexit).
+	startWork startKind = iota
+	// startUnit: run the unit handed over with the slot (T1-T3).
+	startUnit
+	// startSearch: look for the queued work it was started for, counted
+	// in e.spinning from the moment the starter counted it (W1, W2).
+	startSearch
+)
+
+// newWorkerLocked puts a new worker in the books. Requires e.mu.
+func (e *engine[E]) newWorkerLocked() *worker[E] {
+	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all), lastEnd: unknownEnd}
 	e.mu.all = append(e.mu.all, w)
 	e.mu.live++
-	if !slot {
-		e.idleLocked(w) // parked from the start, so that close can retire it at once
-	}
-	go w.loop(slot)
+	return w
+}
+
+// spawnParkedLocked starts a worker goroutine that holds no slot, parked
+// from the start, so that close can retire it at once. Requires e.mu.
+func (e *engine[E]) spawnParkedLocked() {
+	w := e.newWorkerLocked()
+	e.idleLocked(w)
+	go w.loop(waitParked)
 }
 
 // startLocked puts a worker to work on a slot the caller has taken: a
-// parked one if there is one, else a new one. With has set, t is the first
-// unit it runs. since, its lastEnd, says from when the work it is started
-// for has been available, a time no later than its start (timings.go):
-// the stamp of the unit handed over or just queued, the time of a grow or
-// a close that starts workers for waiting work, a notifying worker's own
-// lastEnd (W2), or unknownEnd when the caller has no clock reading (the
-// worker then reads the clock when it starts a timed unit). Requires e.mu.
-func (e *engine[E]) startLocked(t unit[E], has bool, since int64) {
-	if has {
+// parked one if there is one, else a new one. A unit handed over is
+// counted as submitted here (it never passes through the queue); a
+// searcher must already be counted in e.spinning. Requires e.mu.
+func (e *engine[E]) startLocked(s start[E]) {
+	if s.kind == startUnit {
 		e.mu.direct++
 	}
 	if e.mu.idle.len() > 0 {
 		w := e.mu.idle.pop()
-		w.task, w.hasTask, w.lastEnd = t, has, since
+		w.start, w.lastEnd = s, s.since
 		w.wake <- struct{}{}
 		return
 	}
-	e.spawnLocked(true, t, has, since)
+	w := e.newWorkerLocked()
+	w.start, w.lastEnd = s, s.since
+	go w.loop(runOn)
 }
 
 // retireLocked takes a worker that has just been removed from the idle
@@ -112,9 +147,9 @@ func (e *engine[E]) exitLocked(w *worker[E]) {
 	e.maybeDoneLocked()
 }
 
-// loop is the worker goroutine. slot says whether it starts holding a
-// slot; a worker spawned without one starts parked (spawnLocked).
-func (w *worker[E]) loop(slot bool) {
+// loop is the worker goroutine. next says how it starts: holding a slot
+// (runOn) or parked (waitParked).
+func (w *worker[E]) loop(next parkOutcome) {
 	e := w.e
 	returned := false
 	defer func() {
@@ -123,15 +158,12 @@ func (w *worker[E]) loop(slot bool) {
 			// goroutine ends here, still holding its slot. A fresh
 			// goroutine takes over the worker and the slot (S4), so the
 			// pool keeps its size.
-			go w.loop(true)
+			go w.loop(runOn)
 		}
 	}()
-	next := runOn
-	if !slot {
-		next = waitParked
-	}
 	for {
-		if next == waitParked {
+		switch next {
+		case waitParked:
 			hook(hkPark)
 			<-w.wake
 			hook(hkWoken)
@@ -139,20 +171,24 @@ func (w *worker[E]) loop(slot bool) {
 				returned = true
 				return
 			}
+		case recheckRun:
+			// The yield lets a pusher that has claimed a ring slot finish
+			// filling it.
+			runtime.Gosched()
 		}
 		if hooksOn {
 			w.holds = true
 		}
-		if w.hasTask {
-			t := w.task
-			w.task, w.hasTask = unit[E]{}, false
-			e.exec(w, t)
+		s := w.start
+		w.start = start[E]{}
+		switch s.kind {
+		case startUnit:
+			e.exec(w, s.unit)
+		case startSearch:
+			w.searching = true // counted in e.spinning by the starter
 		}
-		e.work(w)
-		if hooksOn {
-			w.holds = false
-		}
-		if next = e.park(w); next == exit {
+		end := e.work(w)
+		if next = e.park(w, end); next == exit {
 			returned = true
 			return
 		}
@@ -164,8 +200,21 @@ type parkOutcome uint8
 
 const (
 	waitParked parkOutcome = iota // it is on the idle stack: wait for a wake-up
-	runOn                         // it holds a slot again: go on working
+	runOn                         // it holds a slot: go on working
+	recheckRun                    // it took a slot again for work it saw after giving its own back (W3): yield, then go on working
 	exit                          // it is out of the books: return
+)
+
+// workEnd says how a worker's round of work ended.
+type workEnd uint8
+
+const (
+	// foundNothing: nothing to run; the worker still holds its slot, and
+	// park gives it back.
+	foundNothing workEnd = iota
+	// gaveSlotBack: a shrink left more slots held than the capacity
+	// allows, and the worker gave its slot back (S5, S2).
+	gaveSlotBack
 )
 
 // exec runs one unit, isolating its panic. With timings on when it starts,
@@ -210,27 +259,26 @@ func (w *worker[E]) settle() {
 	}
 }
 
-// work runs units while the worker holds a slot. It returns with the slot
-// given back (S5): when there is no work, or when a shrink left more slots
-// held than the capacity allows.
-func (e *engine[E]) work(w *worker[E]) {
+// work runs units while the worker holds a slot, until it finds nothing to
+// run (it then still holds the slot, which park gives back) or a shrink
+// makes it give the slot back.
+func (e *engine[E]) work(w *worker[E]) workEnd {
 	for {
 		if e.gate.releaseIfOver() {
+			e.stopSearching(w)
 			w.settle()
-			e.afterRelease()
-			return
+			return gaveSlotBack
 		}
 		t, pos, ok := e.take()
 		if !ok {
-			t, pos, ok = e.spin()
+			t, pos, ok = e.spin(w)
 		}
 		if !ok && e.q.size == 0 && e.waitersN.Load() > 0 {
 			// W5: hand this slot to the oldest blocked submitter.
 			wt, taken, released := e.takeWaiter()
 			if released {
 				w.settle()
-				e.afterRelease()
-				return
+				return gaveSlotBack
 			}
 			if taken {
 				hook(hkConfirmed)
@@ -240,38 +288,17 @@ func (e *engine[E]) work(w *worker[E]) {
 			}
 		}
 		if !ok {
-			e.gate.release()
-			w.settle()
-			e.afterRelease()
-			hook(hkRecheck)
-			// W3: a pusher that saw our slot held, or saw us spinning,
-			// relied on us to take its unit: look once more. The yield
-			// lets a pusher that has claimed a ring slot finish filling it.
-			if e.hasWork() && e.gate.acquireDraining() {
-				runtime.Gosched()
-				continue
-			}
-			return
+			return foundNothing
 		}
 		hook(hkTaken)
-		// W2: whoever takes a unit applies W1 to the work it leaves: the
-		// submitters that saw a spinner (or this worker spinning before it
-		// gave up and looked again, W3) each left a unit to it, and it runs
-		// only one; a worker started for them likewise.
-		if e.hasWork() {
-			// This worker's lastEnd comes before the start of whatever
-			// the worker started here takes, and close to it when the
-			// work was left to this worker while it looked for work.
-			e.notify(w.lastEnd)
-		}
+		e.stopSearching(w)
 		// S2: the unit starts here, if the capacity in force now allows
 		// it. The check must follow the take: a shrink between an earlier
 		// check and the take would otherwise not hold for this unit.
 		if e.gate.releaseIfOver() {
 			e.deferStart(t, pos)
 			w.settle()
-			e.afterRelease()
-			return
+			return gaveSlotBack
 		}
 		hook(hkConfirmed)
 		if e.waitersN.Load() > 0 {
@@ -279,6 +306,28 @@ func (e *engine[E]) work(w *worker[E]) {
 		}
 		w.settle()
 		e.exec(w, t)
+	}
+}
+
+// stopSearching is W2 for a searcher that has taken a unit or is giving
+// its slot back to a shrink: it stops counting in e.spinning, and then,
+// like a pusher, applies W1 to the work left: the pushers that saw it
+// searching each left their unit to it, and it takes one at most. A
+// worker that takes a unit without searching wakes nobody: no pusher
+// relied on it alone (runtime/proc.go: a spinning M that finds work wakes
+// another; an M that takes local work does not).
+func (e *engine[E]) stopSearching(w *worker[E]) {
+	if !w.searching {
+		return
+	}
+	w.searching = false
+	e.spinning.Add(-1)
+	hook(hkSpinFound)
+	if e.hasWork() {
+		// This worker's lastEnd comes before the start of whatever the
+		// worker started here takes, and close to it when the work was
+		// left to this worker while it searched.
+		e.notify(w.lastEnd)
 	}
 }
 
@@ -311,60 +360,87 @@ func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
 	return t, true, false
 }
 
-// afterRelease lets a blocked submitter use the slot just given back (W4).
-func (e *engine[E]) afterRelease() {
-	if e.waitersN.Load() > 0 {
-		e.admitWaiters()
+// spin looks for work a little longer before the worker gives its slot
+// back. A worker that is not searching starts to, unless another already
+// does (maxSpinners); a searcher goes on. It returns with the worker still
+// searching if it found a unit (the caller applies W2), not searching if
+// it found none.
+func (e *engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
+	if !w.searching {
+		if e.q.size == 0 || e.spinning.Load() >= maxSpinners {
+			return unit[E]{}, 0, false
+		}
+		e.spinning.Add(1)
+		w.searching = true
+		hook(hkSpinStart)
 	}
-}
-
-// spin looks for work a little longer before the worker parks, unless
-// another worker is already doing so. It keeps the worker's slot.
-func (e *engine[E]) spin() (unit[E], uint64, bool) {
-	if e.q.size == 0 || e.spinning.Load() >= maxSpinners {
-		return unit[E]{}, 0, false
-	}
-	e.spinning.Add(1)
-	hook(hkSpinStart)
 	for range spinRounds {
 		runtime.Gosched()
 		if t, pos, ok := e.take(); ok {
-			e.spinning.Add(-1)
-			hook(hkSpinFound)
-			return t, pos, true // the caller applies W2
+			return t, pos, true
 		}
 		if e.q.sealed() {
 			break
 		}
 	}
 	hook(hkSpinLast)
+	w.searching = false
 	e.spinning.Add(-1)
 	hook(hkSpinGiveUp)
 	return unit[E]{}, 0, false
 }
 
-// park decides, holding no slot, what the worker does next: wait on the
-// idle stack for a wake-up, run on with a slot taken again, or exit.
-func (e *engine[E]) park(w *worker[E]) parkOutcome {
+// park decides what a worker does after a round of work: wait on the idle
+// stack for a wake-up, run on with a slot taken again, or exit.
+//
+// A worker that found nothing to run gives its slot back here, under mu
+// (S5). That makes giving the slot back and joining the idle stack one
+// step to a submitter: one that takes the slot the moment it is free needs
+// mu to start a worker on it (startLocked), and by then this worker is on
+// the idle stack to be woken, where, released outside mu, the submitter
+// would find no idle worker, spawn a goroutine, and this one would exit
+// as one too many for the capacity.
+func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
+	if end == foundNothing {
+		hook(hkGiveBack)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if end == foundNothing {
+		e.gate.release()
+		w.settle()
+	}
 	if hooksOn {
-		invariant(!w.holds, "a worker parked holding a slot (S5)")
+		w.holds = false
 	}
-	if e.mu.closed {
-		// A closed engine still runs what it accepted (T8).
-		if (!e.q.drained() || len(e.mu.front) > 0) && e.gate.acquireDraining() {
-			return runOn
-		}
+	hook(hkRecheck)
+	// W3 (T7): a pusher that saw this worker's slot held, or saw it
+	// searching, relied on it to take its unit: look once more, and search
+	// again if there is work. On a closed engine this is also how accepted
+	// units left over find a slot (T8).
+	if e.hasWork() && e.gate.acquireDraining() {
+		e.spinning.Add(1)
+		w.searching = true
+		return recheckRun
+	}
+	next := waitParked
+	switch {
+	case e.mu.closed:
 		e.exitLocked(w)
-		return exit
-	}
-	if e.mu.live > e.gate.capacity() {
+		next = exit
+	case e.mu.live > e.gate.capacity():
 		e.exitLocked(w) // more workers than a shrunk capacity needs
-		return exit
+		next = exit
+	default:
+		e.idleLocked(w)
 	}
-	e.idleLocked(w)
-	return waitParked
+	// W4: the slot given back is room for a blocked submitter. Admitted
+	// after this worker is on the idle stack, a waiter's unit wakes it
+	// rather than a new goroutine.
+	if e.waitersN.Load() > 0 {
+		e.admitWaitersLocked()
+	}
+	return next
 }
 
 // idleLocked puts w, which holds no slot, on the idle stack. Requires e.mu.

@@ -217,7 +217,10 @@ func apply(work string, m mutation) (restore func(), err error) {
 func suite(dir string, timeout time.Duration, args []string) (bool, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append([]string{"test"}, args...)...)
+	// The test binary's own -timeout ends a hang: killing the go command
+	// at the deadline would leave the binary it started running.
+	testTimeout := fmt.Sprintf("-timeout=%s", max(timeout-15*time.Second, timeout/2))
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test", testTimeout}, args...)...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
@@ -233,7 +236,7 @@ func firstFailure(out string) string {
 	for line := range strings.Lines(out) {
 		line = strings.TrimSpace(line)
 		switch {
-		case strings.HasPrefix(line, "timed out (a hang)"):
+		case strings.HasPrefix(line, "timed out (a hang)"), strings.HasPrefix(line, "panic: test timed out"):
 			return "hang"
 		case strings.HasPrefix(line, "--- FAIL: "):
 			name, _, _ := strings.Cut(strings.TrimPrefix(line, "--- FAIL: "), " ")
