@@ -336,7 +336,7 @@ func summarizeActors(rounds [][]byte) (*actorResults, error) {
 func (a *actorResults) Note() string {
 	return fmt.Sprintf("Medians of %s; in brackets poolkit's advantage, the ratio of the other's median to poolkit's "+
 		"(of poolkit's to the other's for a rate), above 1 when poolkit did better, with its 95%% interval when there "+
-		"were at least %d rounds", plural(a.Rounds, "round"), intervalRounds())
+		"were at least %d rounds", plural(a.Rounds, "round"), intervalRounds(medianConfidence))
 }
 
 // Cell formats one contender's figure in a row, with poolkit's advantage.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -24,10 +25,16 @@ Usage:
   poolkit [flags] actors       actor benchmarks: poolkit's actorpool against protoactor-go and GoAkt
   poolkit [flags] spec         the conformance matrix: every SPEC.md clause against every pool
   poolkit [flags] autoscale    the autoscaler scenarios against a fixed-size oracle and three baselines
-  poolkit help                 this text
+  poolkit [flags] compare      regression guard: poolkit's hot paths (bench/hotpath) at -base against the working tree
+  poolkit help [command]       this text
 
-report, actors, spec and autoscale run the test suites with the go command: run poolkit from a clone of its repository.
+report, actors, spec, autoscale and compare run the go command: run poolkit from a clone of its repository.
 Flags go before or after the command.
+
+compare builds bench/hotpath against the -base revision (checked out in a temporary git worktree) and against
+the working tree, runs the two alternately, -rounds times (default %d), and prints each benchmark's median on
+both sides with its spread, their ratio and the p-value of the difference, as benchstat does; the raw results
+go to -out as compare-base.txt and compare-tree.txt. Its figures need an idle machine.
 
 Flags:
 `
@@ -49,9 +56,41 @@ type config struct {
 	maxprocs string
 	// plain forces plain progress lines even on a terminal.
 	plain bool
+	// compare is what the compare command compares; zero for the others.
+	compare compareConfig
 }
 
-var commands = []string{"report", "bench", "actors", "spec", "autoscale", "help"}
+// compareConfig is what the compare command runs: bench/hotpath at base
+// against the working tree.
+type compareConfig struct {
+	// base is the git revision compared with the working tree.
+	base string
+	// bench and benchtime are the test binaries' -test.bench and
+	// -test.benchtime.
+	bench, benchtime string
+}
+
+var commands = []string{"report", "bench", "actors", "spec", "autoscale", "compare", "help"}
+
+// compareRounds is compare's default -rounds: the fewest that give each
+// median a 95% interval (see compare_summary.go).
+const compareRounds = 6
+
+// onlyFor names the commands a flag applies to, for the flags that apply
+// to few.
+var onlyFor = map[string][]string{
+	"readme":    {"report"},
+	"base":      {"compare"},
+	"bench":     {"compare"},
+	"benchtime": {"compare"},
+}
+
+// notFor names the commands a flag does not apply to.
+var notFor = map[string][]string{
+	"full":      {"compare"},
+	"workloads": {"compare"},
+	"actors":    {"compare"},
+}
 
 // errHelp asks for the usage text, on stdout, and exit status 0.
 var errHelp = errors.New("help requested")
@@ -63,13 +102,16 @@ func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors *string) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.BoolVar(&c.full, "full", false, "run the long comparison: more rounds, longer benchtimes, the CPU-bound autoscaler scenarios")
-	rounds = fs.String("rounds", "", "benchmark rounds, at least 1 (default 3, or 10 with -full)")
+	rounds = fs.String("rounds", "", fmt.Sprintf("benchmark rounds, at least 1 (default 3, or 10 with -full; %d for compare)", compareRounds))
 	workloads = fs.String("workloads", "", "comma-separated benchmark workloads to run (default all: "+strings.Join(workloadNames(), ", ")+")")
 	actors = fs.String("actors", "", "a regexp: the actor workloads to run (default all: "+strings.Join(actorWorkloads(), ", ")+"); in a report, one that matches none leaves the actor table out")
 	fs.StringVar(&c.out, "out", "poolkit-report", "folder the results, plots and HTML report are written to")
 	fs.StringVar(&c.readme, "readme", "", "report: also rewrite the results section of this README")
 	fs.StringVar(&c.maxprocs, "maxprocs", "", `how GOMAXPROCS is set: "" leaves Go's default; "automaxprocs" applies go.uber.org/automaxprocs (container CPU quota) to this program and the suites it runs`)
 	fs.BoolVar(&c.plain, "plain", false, "print plain progress lines instead of a progress bar")
+	fs.StringVar(&c.compare.base, "base", "HEAD", "compare: the git revision (branch, tag or commit) the working tree is compared with")
+	fs.StringVar(&c.compare.bench, "bench", ".", "compare: a regexp, the benchmarks of bench/hotpath to run (as go test -bench)")
+	fs.StringVar(&c.compare.benchtime, "benchtime", "200ms", "compare: each benchmark's run time (200ms) or iterations (1000x), as go test -benchtime")
 	return fs, rounds, workloads, actors
 }
 
@@ -79,7 +121,7 @@ func writeUsage(w io.Writer) {
 	fs, _, _, _ := flags(&c)
 	fs.SetOutput(w)
 	quick := config{command: "report", rounds: 3}
-	fmt.Fprintf(w, usage, minutes(quick.estimate()))
+	fmt.Fprintf(w, usage, minutes(quick.estimate()), compareRounds)
 	fs.PrintDefaults()
 	full := config{command: "report", rounds: 10, full: true}
 	fmt.Fprintf(w, "\nThe full report takes about %s.\n", minutes(full.estimate()))
@@ -99,6 +141,10 @@ func parseArgs(args []string) (config, error) {
 		if err := parse(fs, fs.Args()[1:]); err != nil {
 			return c, err
 		}
+		// "help compare" is help too: the usage covers every command.
+		if c.command == "help" && fs.NArg() == 1 && slices.Contains(commands, fs.Arg(0)) {
+			return c, errHelp
+		}
 		if fs.NArg() > 0 {
 			return c, fmt.Errorf("unexpected arguments after %s: %s", c.command, strings.Join(fs.Args(), " "))
 		}
@@ -111,6 +157,14 @@ func parseArgs(args []string) (config, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if cmds, ok := onlyFor[name]; ok && !slices.Contains(cmds, c.command) {
+			return c, fmt.Errorf("-%s applies to %s, not %s", name, strings.Join(cmds, " and "), c.command)
+		}
+		if slices.Contains(notFor[name], c.command) {
+			return c, fmt.Errorf("-%s does not apply to %s", name, c.command)
+		}
+	}
 	switch {
 	case set["rounds"]:
 		n, err := parseRounds(*rounds)
@@ -118,6 +172,8 @@ func parseArgs(args []string) (config, error) {
 			return c, err
 		}
 		c.rounds = n
+	case c.command == "compare":
+		c.rounds = compareRounds
 	case c.full:
 		c.rounds = 10
 	default:
@@ -146,10 +202,26 @@ func parseArgs(args []string) (config, error) {
 	if c.out == "" {
 		return c, errors.New("-out must name a folder")
 	}
-	if c.readme != "" && c.command != "report" {
-		return c, fmt.Errorf("-readme applies to report, not %s", c.command)
+	if c.command != "compare" {
+		c.compare = compareConfig{}
+		return c, nil
 	}
-	return c, nil
+	return c, checkCompare(c.compare)
+}
+
+// checkCompare checks compare's flags.
+func checkCompare(cc compareConfig) error {
+	// A revision that starts with a dash would reach git as an option.
+	if cc.base == "" || strings.HasPrefix(cc.base, "-") {
+		return fmt.Errorf("-base %q: want a branch, tag or commit", cc.base)
+	}
+	if _, err := regexp.Compile(cc.bench); err != nil {
+		return fmt.Errorf("-bench: %v", err)
+	}
+	if bt, ok := benchtime(cc.benchtime); !ok || bt.n <= 0 {
+		return fmt.Errorf("-benchtime %q: want a duration (200ms) or a number of iterations (1000x)", cc.benchtime)
+	}
+	return nil
 }
 
 // parse parses args with fs, turning -h into errHelp.

@@ -73,13 +73,14 @@ func TestParseArgsRejects(t *testing.T) {
 // TestHelp: "poolkit help", -h and -help print the usage on stdout and
 // exit 0.
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"bench", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"bench", "-h"}, {"help", "compare"}, {"compare", "-h"}} {
 		var stdout, stderr strings.Builder
 		if code := run(args, &stdout, &stderr); code != 0 {
 			t.Errorf("%q exited %d: %s", args, code, stderr.String())
 		}
 		quick, _ := parseArgs(nil)
-		for _, want := range []string{"report", "bench", "spec", "autoscale", "help", "-full", "-maxprocs", "-workloads",
+		for _, want := range []string{"report", "bench", "spec", "autoscale", "compare", "help", "-full", "-maxprocs", "-workloads",
+			"-base", "-benchtime", "compare-base.txt",
 			"about " + minutes(quick.estimate())} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%q: the usage does not mention %q:\n%s", args, want, stdout.String())
@@ -113,6 +114,8 @@ func TestBadCommandLine(t *testing.T) {
 		{[]string{"-actors", "(", "actors"}, "-actors"},
 		{[]string{"-readme", noSection}, "no results section"},
 		{[]string{"-readme", filepath.Join(dir, "missing.md")}, "-readme"},
+		{[]string{"compare", "-benchtime", "soon"}, `-benchtime "soon"`},
+		{[]string{"bench", "-base", "main"}, "-base applies to compare"},
 	} {
 		var stdout, stderr strings.Builder
 		code := run(append([]string{"-plain", "-out", out}, c.args...), &stdout, &stderr)

@@ -70,8 +70,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.full {
 		mode = "full"
 	}
-	fmt.Fprintf(stdout, "poolkit %s (%s): takes about %s on a 2-core machine once built; results go to %s/\n",
-		c.command, mode, minutes(c.estimate()), c.out)
+	if c.command == "compare" {
+		// Its time depends on the benchmarks it finds: it says once it has
+		// built them.
+		fmt.Fprintf(stdout, "poolkit compare: bench/hotpath at %s against the working tree; raw results go to %s/\n",
+			c.compare.base, c.out)
+	} else {
+		fmt.Fprintf(stdout, "poolkit %s (%s): takes about %s on a 2-core machine once built; results go to %s/\n",
+			c.command, mode, minutes(c.estimate()), c.out)
+	}
 	if !c.full && c.command == "report" {
 		fmt.Fprintln(stdout, "Runs the benchmarks (pools and actors), the conformance matrix and the autoscaler scenarios; "+
 			"-full runs longer for steadier figures and adds the CPU-bound autoscaler scenarios.")
@@ -107,6 +114,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if o.autoscale, err = runAutoscale(c, root, stdout); err != nil {
 				fail("autoscale", err)
 			}
+		case "compare":
+			if o.compare, err = runCompare(c, root, stdout); err != nil {
+				fail("compare", err)
+			}
 		}
 	}
 	o.elapsed = time.Since(start)
@@ -141,6 +152,7 @@ type outcomes struct {
 	actors    *actorsOutcome
 	spec      *specOutcome
 	autoscale *autoscaleOutcome
+	compare   *compareOutcome
 	errs      []string
 	elapsed   time.Duration
 }

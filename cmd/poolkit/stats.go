@@ -28,8 +28,19 @@ func medianOf(xs []float64) estimate {
 	if len(xs) == 0 {
 		return estimate{Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
-	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds), medianConfidence)
+	s := summaryOf(xs, medianConfidence)
 	return estimate{s.Center, s.Lo, s.Hi}
+}
+
+// summaryOf is benchmath's summary of xs, assuming nothing of their
+// distribution: their median, with its interval at confidence.
+func summaryOf(xs []float64, confidence float64) benchmath.Summary {
+	return benchmath.AssumeNothing.Summary(sampleOf(xs), confidence)
+}
+
+// sampleOf is xs as a benchmath sample, which sorts them: a copy.
+func sampleOf(xs []float64) *benchmath.Sample {
+	return benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds)
 }
 
 // ratioOf is num's center over den's, with the interval of ratios that
@@ -45,10 +56,11 @@ func ratioOf(num, den estimate) estimate {
 // finite reports whether the estimate has an interval.
 func (e estimate) finite() bool { return !math.IsInf(e.Lo, 0) && !math.IsInf(e.Hi, 0) }
 
-// intervalRounds is the fewest rounds that give a ratio an interval.
-func intervalRounds() int {
+// intervalRounds is the fewest rounds that give a median an interval at
+// confidence (and a ratio of two medians at medianConfidence one).
+func intervalRounds(confidence float64) int {
 	n := 1
-	for n < 100 && !medianOf(make([]float64, n)).finite() {
+	for n < 100 && math.IsInf(summaryOf(make([]float64, n), confidence).Lo, 0) {
 		n++
 	}
 	return n

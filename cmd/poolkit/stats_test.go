@@ -45,8 +45,8 @@ func TestMediansAgreeWithBenchmath(t *testing.T) {
 		if e.Center != sums[1].Ratio {
 			t.Errorf("%d rounds: the interval's center %v is not the ratio shown %v", n, e.Center, sums[1].Ratio)
 		}
-		if e.finite() != (n >= intervalRounds()) {
-			t.Errorf("%d rounds: finite interval %v, with %d needed", n, e.finite(), intervalRounds())
+		if e.finite() != (n >= intervalRounds(medianConfidence)) {
+			t.Errorf("%d rounds: finite interval %v, with %d needed", n, e.finite(), intervalRounds(medianConfidence))
 		}
 		if e.finite() && !(e.Lo <= e.Center && e.Center <= e.Hi) {
 			t.Errorf("%d rounds: %v outside [%v, %v]", n, e.Center, e.Lo, e.Hi)
@@ -66,7 +66,7 @@ func TestRatioInterval(t *testing.T) {
 	if got := ratioOf(num, estimate{Center: 5, Lo: math.Inf(-1), Hi: 8}); got.finite() {
 		t.Errorf("ratio over an unbounded median has an interval: %+v", got)
 	}
-	if got := intervalRounds(); got != 7 {
+	if got := intervalRounds(medianConfidence); got != 7 {
 		t.Errorf("an interval needs %d rounds, want 7 (two-sided 97.5%% for a median)", got)
 	}
 }

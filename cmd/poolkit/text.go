@@ -19,6 +19,8 @@ var textPage = template.Must(template.New("text").Funcs(template.FuncMap{
 	"path":         fromWorkingDir,
 	"problemsOf":   problemsOf,
 	"overviewNote": func() string { return overviewNote },
+	"compareNote":  compareNote,
+	"join":         strings.Join,
 }).Parse(textTemplates))
 
 // renderText writes the named section of the text templates for data.

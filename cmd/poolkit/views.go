@@ -95,7 +95,7 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 	v.Rounds = fmt.Sprintf("Medians of %s%s", plural(res.Rounds, "round"), heavy)
 	v.Note = fmt.Sprintf("%s. \"vs poolkit\" is the ratio of the median time per op to poolkit's, the times "+
 		"shown; its 95%% interval (from golang.org/x/perf/benchmath: each median's distribution-free interval at 97.5%%) "+
-		"needs at least %s", v.Rounds, plural(intervalRounds(), "round"))
+		"needs at least %s", v.Rounds, plural(intervalRounds(medianConfidence), "round"))
 	sums := res.Summaries()
 	ref := map[string]estimate{}
 	for _, s := range sums {

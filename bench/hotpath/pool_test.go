@@ -1,0 +1,160 @@
+package hotpath
+
+import (
+	"fmt"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/poolkit/poolkit/ants"
+	"github.com/poolkit/poolkit/pool"
+)
+
+// workers is the size of the pools of package pool measured.
+const workers = 8
+
+// releaser is a pool that can be released and waited for.
+type releaser interface {
+	ReleaseTimeout(timeout time.Duration) error
+}
+
+// releaseAtEnd releases p when the benchmark run ends, outside the timer,
+// and waits for its workers to exit.
+func releaseAtEnd(b *testing.B, p releaser) {
+	b.Cleanup(func() {
+		b.StopTimer()
+		if err := p.ReleaseTimeout(stuck); err != nil {
+			b.Errorf("release: %v", err)
+		}
+	})
+}
+
+// newPool returns a pool of workers, released when the run ends.
+func newPool(b *testing.B, opts ...pool.Option) *pool.Pool {
+	p, err := pool.New(workers, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	releaseAtEnd(b, p)
+	return p
+}
+
+// submitAll has one goroutine submit b.N tiny tasks to p and waits until
+// they have run. One op is one task.
+func submitAll(b *testing.B, p *pool.Pool) {
+	var wg sync.WaitGroup
+	// One task value for every Submit: the allocations measured are the
+	// pool's own.
+	task := func() { tinyWork(); wg.Done() }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		wg.Add(1)
+		if err := p.Submit(task); err != nil {
+			b.Fatal(err)
+		}
+	}
+	wg.Wait()
+	b.StopTimer()
+}
+
+// BenchmarkTinyTasks: one submitter, tasks of about 100 ns, 8 workers.
+func BenchmarkTinyTasks(b *testing.B) { submitAll(b, newPool(b)) }
+
+// BenchmarkSubmitTimings is BenchmarkTinyTasks with the pool's timings
+// on: what measuring queue wait and run time costs per task.
+func BenchmarkSubmitTimings(b *testing.B) { submitAll(b, newPool(b, pool.WithTimings())) }
+
+// BenchmarkInvoke: one goroutine invokes a FuncPool of 8 workers with
+// tasks of about 100 ns; the argument waits unboxed.
+func BenchmarkInvoke(b *testing.B) {
+	var wg sync.WaitGroup
+	p, err := pool.NewFunc(workers, func(x uint64) { sink.Add(spin(x, tinyRounds) & 1); wg.Done() })
+	if err != nil {
+		b.Fatal(err)
+	}
+	releaseAtEnd(b, p)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		wg.Add(1)
+		if err := p.Invoke(uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	wg.Wait()
+	b.StopTimer()
+}
+
+// BenchmarkSubmitParallel: GOMAXPROCS goroutines submit tiny tasks to one
+// pool of 8 workers.
+func BenchmarkSubmitParallel(b *testing.B) {
+	p := newPool(b)
+	var wg sync.WaitGroup
+	task := func() { tinyWork(); wg.Done() }
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			wg.Add(1)
+			if err := p.Submit(task); err != nil {
+				wg.Done()
+				b.Error(err)
+				return
+			}
+		}
+	})
+	wg.Wait()
+	b.StopTimer()
+}
+
+// BenchmarkDropinInvoke: the ants drop-in's PoolWithFunc of 50 workers,
+// invoked (blocking when all are busy) by parallelism x GOMAXPROCS
+// goroutines with tasks of about 1 µs. It also reports the goroutines
+// started per task: the drop-in reuses its workers, so this stays near 0.
+func BenchmarkDropinInvoke(b *testing.B) {
+	for _, parallelism := range []int{1, 2, 10, 50, 100} {
+		b.Run(fmt.Sprintf("parallelism=%d", parallelism), func(b *testing.B) {
+			var wg sync.WaitGroup
+			p, err := ants.NewPoolWithFunc(50, func(arg any) { sink.Add(spin(arg.(uint64), microRounds) & 1); wg.Done() })
+			if err != nil {
+				b.Fatal(err)
+			}
+			releaseAtEnd(b, p)
+			// One boxed argument for every Invoke: boxing is not the pool's
+			// cost.
+			var arg any = seed
+			created, ok := goroutinesCreated()
+			b.ReportAllocs()
+			b.SetParallelism(parallelism)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					wg.Add(1)
+					if err := p.Invoke(arg); err != nil {
+						wg.Done()
+						b.Error(err)
+						return
+					}
+				}
+			})
+			wg.Wait()
+			b.StopTimer()
+			if after, ok2 := goroutinesCreated(); ok && ok2 {
+				b.ReportMetric(float64(after-created)/float64(b.N), "goroutines/op")
+			}
+		})
+	}
+}
+
+// goroutinesCreated is the number of goroutines created since the
+// program started, and false when the runtime does not report it.
+func goroutinesCreated() (uint64, bool) {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0, false
+	}
+	return s[0].Value.Uint64(), true
+}
