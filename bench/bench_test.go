@@ -1,6 +1,9 @@
 package bench
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // Every workload is a Benchmark function, its contenders sub-benchmarks
 // named impl=NAME: `go test -bench . ./bench | benchstat -col /impl -`.
@@ -11,9 +14,14 @@ func BenchmarkMixed(b *testing.B)          { runWorkload(b, "Mixed") }
 func BenchmarkManySubmitters(b *testing.B) { runWorkload(b, "ManySubmitters") }
 func BenchmarkSubmitLatency(b *testing.B)  { runWorkload(b, "SubmitLatency") }
 func BenchmarkInvoke(b *testing.B)         { runWorkload(b, "Invoke") }
-func BenchmarkSleeping1M(b *testing.B)     { runWorkload(b, "Sleeping1M") }
-func BenchmarkResizeGrow(b *testing.B)     { runWorkload(b, "ResizeGrow") }
-func BenchmarkResizeShrink(b *testing.B)   { runWorkload(b, "ResizeShrink") }
+func BenchmarkBlockingInvoke(b *testing.B) {
+	for _, p := range []int{1, 2, 10, 50, 100} {
+		b.Run(fmt.Sprintf("p=%d", p), func(b *testing.B) { runWorkload(b, fmt.Sprintf("BlockingInvoke%d", p)) })
+	}
+}
+func BenchmarkSleeping1M(b *testing.B)   { runWorkload(b, "Sleeping1M") }
+func BenchmarkResizeGrow(b *testing.B)   { runWorkload(b, "ResizeGrow") }
+func BenchmarkResizeShrink(b *testing.B) { runWorkload(b, "ResizeShrink") }
 
 func runWorkload(b *testing.B, name string) {
 	w, ok := Lookup(name)
