@@ -7,24 +7,28 @@ import (
 	"time"
 )
 
-// RouterWorkers is the size of the routers measured: two workers per
-// core, so that a worker that waits leaves another to run.
-func RouterWorkers() int { return 2 * runtime.GOMAXPROCS(0) }
+// RouterWorkers are the sizes of the routers measured: from one worker per
+// core to eight.
+func RouterWorkers() []int {
+	n := runtime.GOMAXPROCS(0)
+	return []int{n, 2 * n, 4 * n, 8 * n}
+}
 
 // Router has producers goroutines send jobs through a round-robin pool
-// router to its workers, each job a countdown tick. A router that is
-// itself an actor puts one mailbox in front of all its workers; one that
-// routes on the sender's goroutine does not. One op is one job handled.
-func Router(c Contender, producers int) Workload {
+// router of the given number of workers, each job a countdown tick. A
+// router that is itself an actor puts one mailbox in front of all its
+// workers; one that routes on the sender's goroutine does not. One op is
+// one job handled.
+func Router(c Contender, producers, workers int) Workload {
 	return func(b B, n int) {
 		sys := start(b, c)
-		r, err := sys.NewRouter(RouterWorkers())
+		r, err := sys.NewRouter(workers)
 		if err != nil {
 			b.Fatal(err)
 		}
 		// A round that reaches every worker, so that all have started.
-		warm := newCountdown(int64(RouterWorkers()))
-		for range RouterWorkers() {
+		warm := newCountdown(int64(workers))
+		for range workers {
 			if err := sys.Route(r, warm); err != nil {
 				b.Fatal(err)
 			}

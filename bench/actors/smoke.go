@@ -36,8 +36,8 @@ func Smoke(t *testing.T, cs []Contender, withPoolkitOnly bool) {
 			run{c.Name + "/Ask", Ask(c), []string{"p50-ns", "p99-ns"}},
 			run{c.Name + "/FanIn", FanIn(c), []string{"msg/s"}},
 			run{c.Name + "/FanOut", FanOut(c, 100), []string{"msg/s", "heapB/actor", "goroutines/actor"}},
-			run{c.Name + "/Router/producers=1", Router(c, 1), []string{"msg/s"}},
-			run{c.Name + "/Router/producers=2", Router(c, 2), []string{"msg/s"}},
+			run{c.Name + "/Router/producers=1", Router(c, 1, 4), []string{"msg/s"}},
+			run{c.Name + "/Router/producers=2", Router(c, 2, 4), []string{"msg/s"}},
 		)
 	}
 	if withPoolkitOnly {

@@ -44,11 +44,14 @@ func BenchFanOut(b *testing.B, cs []Contender) {
 	}
 }
 
-// BenchRouter: 1 and GOMAXPROCS producers into a round-robin pool.
+// BenchRouter: 1 and GOMAXPROCS producers into a round-robin pool of
+// each of RouterWorkers' sizes.
 func BenchRouter(b *testing.B, cs []Contender) {
 	for _, c := range cs {
 		for _, p := range []int{1, runtime.GOMAXPROCS(0)} {
-			b.Run(fmt.Sprintf("impl=%s/producers=%d", c.Name, p), Bench(Router(c, p)))
+			for _, w := range RouterWorkers() {
+				b.Run(fmt.Sprintf("impl=%s/producers=%d/workers=%d", c.Name, p, w), Bench(Router(c, p, w)))
+			}
 		}
 	}
 }
