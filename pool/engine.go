@@ -328,8 +328,9 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
 			hook(hkSubmitDirect)
 			e.mu.Lock()
-			e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
+			w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
 			e.mu.Unlock()
+			w.wakeUp()
 			return nil
 		}
 		hook(hkSubmitQueue)
@@ -358,15 +359,16 @@ func (e *engine[E]) notify(since int64) {
 	}
 	e.spinning.Add(1)
 	e.mu.Lock()
-	e.startLocked(start[E]{kind: startSearch, since: since})
+	w := e.startLocked(start[E]{kind: startSearch, since: since})
 	e.mu.Unlock()
+	w.wakeUp()
 }
 
 func (e *engine[E]) notifyLocked(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() == 0 && e.gate.acquire() {
 		e.spinning.Add(1)
-		e.startLocked(start[E]{kind: startSearch, since: since})
+		e.startLocked(start[E]{kind: startSearch, since: since}).wakeUp()
 	}
 }
 
@@ -408,8 +410,9 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 		}
 		if e.gate.acquire() { // T2
 			e.waitersN.Add(-1)
-			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
+			w := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
 			e.mu.Unlock()
+			w.wakeUp()
 			return nil
 		}
 	}
@@ -469,16 +472,18 @@ func (e *engine[E]) getWaiter(t unit[E]) *waiter[E] {
 	return w
 }
 
-// settle finishes an admitted waiter; an overflow entry, which nobody waits
-// on, is recycled at once. Requires e.mu.
-func (e *engine[E]) settleLocked(w *waiter[E]) {
+// settleLocked finishes an admitted waiter and returns it, for the caller
+// to signal; an overflow entry, which nobody waits on, is recycled at once
+// and nil returned. Requires e.mu.
+func (e *engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
 	e.mu.waiters.finish(w, nil)
 	e.waitersN.Add(-1)
 	if w.accepted {
-		<-w.done
 		w.accepted, w.err = false, nil
 		e.spare.Put(w)
+		return nil
 	}
+	return w
 }
 
 // admitWaiters moves blocked submitters' units into the room that has
@@ -499,13 +504,13 @@ func (e *engine[E]) admitWaitersLocked() {
 			t.at = e.stamp()
 		}
 		if e.q.push(t) {
-			e.settleLocked(w)
+			e.settleLocked(w).signal()
 			e.notifyLocked(since(t.at))
 			continue
 		}
 		if e.gate.acquire() { // T3
-			e.settleLocked(w)
-			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
+			e.settleLocked(w).signal()
+			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)}).wakeUp()
 			continue
 		}
 		break
@@ -530,11 +535,13 @@ func (e *engine[E]) deferStart(t unit[E], pos uint64) {
 	e.mu.front[i] = queued[E]{pos: pos, u: t}
 	e.frontN.Add(1)
 	hook(hkDeferred)
+	var w *worker[E]
 	if e.spinning.Load() == 0 && e.gate.acquireDraining() {
 		e.spinning.Add(1)
-		e.startLocked(start[E]{kind: startSearch, since: unknownEnd})
+		w = e.startLocked(start[E]{kind: startSearch, since: unknownEnd})
 	}
 	e.mu.Unlock()
+	w.wakeUp()
 }
 
 // takeFront takes the oldest unit at the front, if any.
@@ -593,7 +600,7 @@ func (e *engine[E]) resize(n int) error {
 		// until now.
 		now := e.now()
 		for pending := e.q.len() + int(e.frontN.Load()); pending > 0 && e.gate.acquire(); pending-- {
-			e.startLocked(start[E]{kind: startWork, since: now})
+			e.startLocked(start[E]{kind: startWork, since: now}).wakeUp()
 		}
 	} else {
 		// Shrink never touches running tasks; idle workers beyond the new
@@ -637,6 +644,7 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 				continue
 			}
 			e.mu.waiters.finish(w, ErrPoolClosed)
+			w.signal()
 			e.waitersN.Add(-1)
 		}
 		if !abandon {
@@ -644,7 +652,7 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 			// (T6), for work that has waited until now.
 			now := e.now()
 			for pending := e.q.len() + len(e.mu.front); pending > 0 && e.gate.acquireDraining(); pending-- {
-				e.startLocked(start[E]{kind: startWork, since: now})
+				e.startLocked(start[E]{kind: startWork, since: now}).wakeUp()
 			}
 		}
 		for e.mu.idle.len() > 0 {

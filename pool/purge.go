@@ -22,7 +22,7 @@ func (e *engine[E]) startPurgerLocked() {
 		return
 	}
 	e.mu.purging = true
-	wait := e.cfg.expiry - time.Since(e.mu.idle.bottom().parkedAt)
+	wait := e.cfg.expiry - time.Duration(clock()-e.mu.idle.bottom().parkedAt)
 	if e.mu.purger == nil {
 		e.mu.purger = time.AfterFunc(wait, e.purge)
 	} else {
@@ -51,7 +51,7 @@ func (e *engine[E]) purge() {
 			return
 		}
 		w := e.mu.idle.bottom()
-		wait := e.cfg.expiry - time.Since(w.parkedAt)
+		wait := e.cfg.expiry - time.Duration(clock()-w.parkedAt)
 		if wait > 0 {
 			e.mu.purger.Reset(wait)
 			return

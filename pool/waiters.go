@@ -48,10 +48,20 @@ func (l *waitList[E]) remove(w *waiter[E]) {
 	l.n--
 }
 
-// finish removes w and wakes it with err.
+// finish removes w and records its outcome, err; the caller then wakes
+// the submitter with signal, outside e.mu where it can (a wake-up under
+// the lock lengthens every other submitter's wait for it).
 func (l *waitList[E]) finish(w *waiter[E], err error) {
 	l.remove(w)
 	w.task = unit[E]{}
 	w.err = err
-	w.done <- struct{}{}
+}
+
+// signal wakes the submitter of a finished waiter, or does nothing for
+// nil. The waiter is out of the list, and its submitter reuses it only
+// after this token, so nothing else touches it meanwhile.
+func (w *waiter[E]) signal() {
+	if w != nil {
+		w.done <- struct{}{}
+	}
 }

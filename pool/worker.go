@@ -3,7 +3,6 @@ package pool
 import (
 	"runtime"
 	"sync/atomic"
-	"time"
 )
 
 // worker is one goroutine of the engine. While it holds a gate slot it
@@ -24,9 +23,11 @@ type worker[E any] struct {
 
 	idleAt int // index in e.mu.idle.ws, or -1; guarded by e.mu
 	allAt  int // index in e.mu.all; guarded by e.mu
-	// parkedAt is when the worker last parked; the purger retires it once
-	// it has been idle for the expiry duration. Guarded by e.mu.
-	parkedAt time.Time
+	// parkedAt is when the worker last parked, a clock reading
+	// (timings.go: one read of the monotonic clock, where time.Now reads
+	// the wall clock too); the purger retires it once it has been idle for
+	// the expiry duration. Guarded by e.mu.
+	parkedAt int64
 
 	// holds says whether the worker holds a slot; kept only under the
 	// poolkit_hooks build tag, for the S1 and S5 checks.
@@ -106,19 +107,34 @@ func (e *engine[E]) spawnParkedLocked() {
 // parked one if there is one, else a new one. A unit handed over is
 // counted as submitted here (it never passes through the queue); a
 // searcher must already be counted in e.spinning. Requires e.mu.
-func (e *engine[E]) startLocked(s start[E]) {
+//
+// It returns the parked worker it chose, for the caller to wake with
+// wakeUp, or nil when it started a goroutine. The hot paths wake it after
+// unlocking mu: a wake-up may make the runtime start a thread for an idle
+// CPU, a system call that would otherwise lengthen the critical section
+// every submitter and every parking worker waits on. The chosen worker is
+// off the idle stack, so nothing but that wake-up reaches it meanwhile
+// (close, a shrink and the purger retire parked workers only).
+func (e *engine[E]) startLocked(s start[E]) *worker[E] {
 	if s.kind == startUnit {
 		e.mu.direct++
 	}
 	if e.mu.idle.len() > 0 {
 		w := e.mu.idle.pop()
 		w.start, w.lastEnd = s, s.since
-		w.wake <- struct{}{}
-		return
+		return w
 	}
 	w := e.newWorkerLocked()
 	w.start, w.lastEnd = s, s.since
 	go w.loop(runOn)
+	return nil
+}
+
+// wakeUp wakes w, a worker startLocked chose, or does nothing for nil.
+func (w *worker[E]) wakeUp() {
+	if w != nil {
+		w.wake <- struct{}{}
+	}
 }
 
 // retireLocked takes a worker that has just been removed from the idle
@@ -342,13 +358,14 @@ func (e *engine[E]) stopSearching(w *worker[E]) {
 func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
 	hook(hkWaiterTake)
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	w := e.mu.waiters.head
 	if w == nil {
+		e.mu.Unlock()
 		return unit[E]{}, false, false
 	}
 	hook(hkAdmitWaiter)
 	if e.gate.releaseIfOver() {
+		e.mu.Unlock()
 		return unit[E]{}, false, true
 	}
 	t = w.task
@@ -356,7 +373,9 @@ func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
 		t.at = e.stamp()
 	}
 	e.mu.direct++
-	e.settleLocked(w)
+	w = e.settleLocked(w)
+	e.mu.Unlock()
+	w.signal()
 	return t, true, false
 }
 
@@ -447,7 +466,7 @@ func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 func (e *engine[E]) idleLocked(w *worker[E]) {
 	e.mu.idle.push(w)
 	if !e.cfg.disablePurge {
-		w.parkedAt = time.Now()
+		w.parkedAt = clock()
 		e.startPurgerLocked()
 	}
 }
