@@ -16,7 +16,11 @@ func BenchmarkSubmitLatency(b *testing.B)  { runWorkload(b, "SubmitLatency") }
 func BenchmarkInvoke(b *testing.B)         { runWorkload(b, "Invoke") }
 func BenchmarkBlockingInvoke(b *testing.B) {
 	for _, p := range []int{1, 2, 10, 50, 100} {
-		b.Run(fmt.Sprintf("p=%d", p), func(b *testing.B) { runWorkload(b, fmt.Sprintf("BlockingInvoke%d", p)) })
+		b.Run(fmt.Sprintf("p=%d", p), func(b *testing.B) {
+			for _, c := range blockingInvoke(p).Cases {
+				b.Run("impl="+c.Impl, c.F)
+			}
+		})
 	}
 }
 func BenchmarkSleeping1M(b *testing.B)   { runWorkload(b, "Sleeping1M") }

@@ -20,9 +20,16 @@ import (
 // free: a pool that starts a goroutine per call, or wakes one it need
 // not, shows it here (goroutines/op counts the goroutines started per
 // call, from runtime/metrics).
+//
+// The report runs it at parallelism 1 (GOMAXPROCS submitters), named
+// BlockingInvoke; BenchmarkBlockingInvoke sweeps 1, 2, 10, 50 and 100.
 func blockingInvoke(parallelism int) Workload {
+	name := "BlockingInvoke"
+	if parallelism != 1 {
+		name = fmt.Sprintf("BlockingInvoke%d", parallelism)
+	}
 	return Workload{
-		Name: fmt.Sprintf("BlockingInvoke%d", parallelism),
+		Name: name,
 		About: fmt.Sprintf("GOMAXPROCS x %d goroutines call Invoke on a function pool of 50 workers "+
 			"(ants' PoolWithFunc, poolkit's drop-in for it, poolkit's FuncPool), tasks of ~1 µs; "+
 			"one op is one call", parallelism),

@@ -52,13 +52,14 @@ import (
 //	    gate.releaseIfOver): so H <= C holds except after a shrink, and
 //	    then H only falls until it is back within C.
 //	S4. The sites that take a slot: submit (T1, for the submitter's unit,
-//	    only when no worker searches), submitSlow (T2, likewise, after
-//	    announcing itself), admitWaiters (T3, for the oldest blocked
+//	    only when no worker searches), submitSlow (T2, for the submitter's
+//	    unit after announcing itself, when the queue has no room),
+//	    admitWaiters (T3, for the oldest blocked
 //	    submitter's unit), notify (T4, for a searcher to take what was just
 //	    queued), resize (T5, a grow: one per queued unit), close (T6, a
 //	    graceful close: drainers for the accepted units), the recheck in
 //	    park (T7, rule W3; on a closed engine it is also T8, for accepted
-//	    units left over) and deferStart (T9, rule W1 for a unit put back).
+//	    units left over).
 //	    A slot taken for a worker is handed to it with its wake-up
 //	    (startLocked, with what to do first: startKind); from then on the
 //	    worker holds it. A goroutine that ends in runtime.Goexit keeps its
@@ -96,12 +97,13 @@ import (
 // wakes another only if no other M spins and a P is idle; an M that takes
 // local work wakes nobody):
 //
-//	W1. Whoever puts a unit in the queue or at the front then checks: if
-//	    no worker searches and a slot is free, it takes the slot, counts a
-//	    searcher and starts it (notify; deferStart). If a worker searches,
-//	    it leaves the unit to it; if no slot is free, to the slot holders,
-//	    which all look at the front and the queue before they give their
-//	    slots back.
+//	W1. Whoever puts a unit in the queue then checks: if no worker
+//	    searches and a slot is free, it takes the slot, counts a searcher
+//	    and starts it (notify). If a worker searches, it leaves the unit to
+//	    it; if no slot is free, to the slot holders, which all look at the
+//	    front and the queue before they give their slots back. A worker
+//	    that puts a unit back at the front (S2) goes on to give its slot
+//	    back and look again (W3), which is W1 for that unit.
 //	W2. A searcher that takes a unit (or leaves for a shrink) stops
 //	    searching, and then, like a pusher, applies W1 to whatever work is
 //	    left (stopSearching): every submitter that saw it searching left a
@@ -189,10 +191,15 @@ import (
 //	    it cannot wait for that unit, so it returns at once. A close while a
 //	    reboot is pending cancels it.
 //
-// Locks. e.mu is the only lock; every slow path takes it, the hot path
-// (submit with room, a worker taking a unit) never does. Nothing blocks
+// Locks. e.mu is the only lock. A steady stream never takes it: a
+// submitter that queues its unit beside a searcher, and a worker that
+// takes a unit from the queue, touch atomics only. Starting or parking a
+// worker takes it (a submitter handing its unit to a parked worker, T1;
+// notify; park), and so do blocking, admitting and closing. Nothing blocks
 // while holding mu: wake channels are buffered and a parked worker gets at
-// most one token per park, a waiter's done channel likewise; the only wait
+// most one token per park, a waiter's done channel likewise; the hot paths
+// send those tokens after unlocking (startLocked, signal), so that a
+// wake-up's cost is not spent inside the critical section. The only wait
 // under mu is C1's for a claimed push, which needs no lock to finish.
 //
 // Timings (timings.go). What moves through the rules above is a unit[E]:
@@ -203,8 +210,9 @@ import (
 // submitter, or moves it to the front at a close (C1) moves the stamp
 // with it; only
 // admitWaiters stamps a blocked submitter's unit again, when it is
-// accepted. Whoever starts a worker (startLocked, T1-T9) tells it, with
-// the slot, since when the work it is started for has been available: the
+// accepted. Whoever starts a worker (startLocked: T1-T6) tells it,
+// with the slot, since when the work it is started for has been available
+// (a worker that takes its slot again in park, T7-T8, keeps its own): the
 // stamp of the unit it hands over or has just queued, a clock reading (a
 // grow, a close), the notifier's own lastEnd (W2), or unknown. A worker
 // reads the timings flag once per unit, as it starts it, and records into
@@ -269,7 +277,7 @@ type engine[E any] struct {
 // the value run is called with, and the clock reading taken when it was
 // submitted (clock, timings.go), or 0 if timings were off then. Every
 // place that holds an accepted unit holds it as a unit[E]: a worker's
-// hand-over (worker.task), the queue, the front, and the waiters (blocked
+// hand-over (worker.start), the queue, the front, and the waiters (blocked
 // submitters and overflow entries); only run and ReleaseNow see the bare
 // value.
 type unit[E any] struct {
@@ -346,8 +354,9 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 // pushed there).
 func (e *engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0 }
 
-// notify is W1 for a unit just queued by a submitter: unless a worker
-// spins, take a free slot and start a worker to take the unit (T4). It
+// notify is W1 for work just queued (by a submitter, or left by a searcher
+// that took a unit: W2): unless a worker searches, take a free slot, count
+// a searcher and start it (T4). It
 // uses gate.acquire, which fails on a closed engine: a unit queued before
 // the close is covered by the close's drainers (C1), and a worker started
 // after the life ended would outlive it. since is when the work the worker
@@ -518,11 +527,12 @@ func (e *engine[E]) admitWaitersLocked() {
 }
 
 // deferStart puts back a unit that its taker may not start (S2): its slot
-// is already given back. The unit goes to the front, in queue order, and
-// W1 applies; a slot is taken with acquireDraining (T9) because the unit
-// was accepted, and the caller, still a live worker, keeps the life from
-// ending meanwhile (C2). The unit's stamp is marked late: it waits now for
-// room, so its start cannot be inferred.
+// is already given back. The unit goes to the front, in queue order. W1
+// for it is the taker's own: it goes on to park, whose look after its
+// release (W3) sees the unit and takes a slot again if one is free; if
+// none is, the slot holders take it. The caller, still a live worker,
+// keeps the life from ending meanwhile (C2). The unit's stamp is marked
+// late: it waits now for room, so its start cannot be inferred.
 func (e *engine[E]) deferStart(t unit[E], pos uint64) {
 	t = t.late()
 	e.mu.Lock()
@@ -535,13 +545,7 @@ func (e *engine[E]) deferStart(t unit[E], pos uint64) {
 	e.mu.front[i] = queued[E]{pos: pos, u: t}
 	e.frontN.Add(1)
 	hook(hkDeferred)
-	var w *worker[E]
-	if e.spinning.Load() == 0 && e.gate.acquireDraining() {
-		e.spinning.Add(1)
-		w = e.startLocked(start[E]{kind: startSearch, since: unknownEnd})
-	}
 	e.mu.Unlock()
-	w.wakeUp()
 }
 
 // takeFront takes the oldest unit at the front, if any.
@@ -702,6 +706,7 @@ func (e *engine[E]) maybeDoneLocked() {
 			"a life ended with accepted units left: queued %d, front %d", e.q.len(), len(e.mu.front))
 		invariant(e.mu.waiters.n == 0, "a life ended with %d blocked submitters", e.mu.waiters.n)
 		invariant(e.mu.idle.len() == 0 && len(e.mu.all) == 0, "a life ended with workers in the books")
+		invariant(e.spinning.Load() == 0, "a life ended with %d searchers counted", e.spinning.Load())
 	}
 	hook(hkDone)
 	done := e.mu.done

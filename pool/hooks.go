@@ -36,7 +36,7 @@ const (
 	hkDone                            // the engine's previous life has ended
 	hkSpinLast                        // a spinner found nothing in its last round; it still counts as spinning
 	hkWaiterTake                      // a slot holder with nothing to run is about to hand its slot to a blocked submitter (W5)
-	hkGiveBack                        // a worker with nothing to run is about to give its slot back and park
+	hkGiveBack                        // a worker is about to take mu to park: to give its slot back (it found nothing to run), or having given it to a shrink
 	numHookPoints
 )
 

@@ -396,3 +396,41 @@ func TestBreakGiveBackIsOneStep(t *testing.T) {
 		t.Errorf("B ran with %d workers alive, want 1: a goroutine was started beside the parking one", n)
 	}
 }
+
+// TestBreakLifeWaitsForParkingWorker: capacity 2 shrunk to 1 while A and B
+// run. B's worker, over the capacity, gives its slot back when B returns
+// and is held on its way to park. The pool is closed and A returns: no slot
+// is held, but B's worker is alive, and the life must not end before it
+// has left the books (rule C2): a Reboot would otherwise open a new life
+// beside a worker of the old one.
+func TestBreakLifeWaitsForParkingWorker(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	releaseA, releaseB := make(chan struct{}), make(chan struct{})
+	mustSubmit(t, p, func() { <-releaseA })
+	mustSubmit(t, p, func() { <-releaseB })
+	for p.Running() != 2 {
+		runtime.Gosched()
+	}
+	if err := p.Resize(1); err != nil {
+		t.Fatal(err)
+	}
+	paused, resume := pauseAt(t, "give-back")
+	defer resume()
+	close(releaseB)
+	<-paused
+	done := p.ReleaseDone()
+	close(releaseA)
+	for p.Running() != 0 || p.Stats().Workers != 1 {
+		runtime.Gosched()
+	}
+	select {
+	case <-done:
+		t.Fatal("the life ended while a worker was still on its way to park")
+	default:
+	}
+	resume()
+	if !within(func() { <-done }) {
+		t.Fatal("the life never ended after the last worker parked")
+	}
+}

@@ -45,7 +45,7 @@ type worker[E any] struct {
 	completed atomic.Uint64 // written only by the worker's goroutine
 
 	// The worker's timings (timings.go), written only by its goroutine,
-	// except lastEnd, which its waker sets too, like task.
+	// except lastEnd, which its waker sets too, like start.
 	//
 	// lastEnd is a time no later than the start of the worker's next
 	// unit, from which that start is inferred: the clock reading at the
@@ -420,9 +420,10 @@ func (e *engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
 // would find no idle worker, spawn a goroutine, and this one would exit
 // as one too many for the capacity.
 func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
-	if end == foundNothing {
-		hook(hkGiveBack)
+	if hooksOn {
+		invariant(!w.searching, "a worker parks counted as searching")
 	}
+	hook(hkGiveBack)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if end == foundNothing {
@@ -442,24 +443,23 @@ func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 		w.searching = true
 		return recheckRun
 	}
-	next := waitParked
-	switch {
-	case e.mu.closed:
-		e.exitLocked(w)
-		next = exit
-	case e.mu.live > e.gate.capacity():
-		e.exitLocked(w) // more workers than a shrunk capacity needs
-		next = exit
-	default:
-		e.idleLocked(w)
+	if e.mu.closed {
+		e.exitLocked(w) // a closed engine has no blocked submitters (C1)
+		return exit
 	}
+	e.idleLocked(w)
 	// W4: the slot given back is room for a blocked submitter. Admitted
-	// after this worker is on the idle stack, a waiter's unit wakes it
+	// while this worker is on the idle stack, a waiter's unit wakes it
 	// rather than a new goroutine.
 	if e.waitersN.Load() > 0 {
 		e.admitWaitersLocked()
 	}
-	return next
+	if w.idleAt >= 0 && e.mu.live > e.gate.capacity() {
+		e.mu.idle.remove(w)
+		e.exitLocked(w) // more workers than a shrunk capacity needs
+		return exit
+	}
+	return waitParked
 }
 
 // idleLocked puts w, which holds no slot, on the idle stack. Requires e.mu.

@@ -22,6 +22,7 @@ var quickRound = map[string]time.Duration{
 	"ManySubmitters": 1100 * time.Millisecond,
 	"SubmitLatency":  1400 * time.Millisecond,
 	"Invoke":         400 * time.Millisecond,
+	"BlockingInvoke": 400 * time.Millisecond,
 	"Sleeping1M":     36 * time.Second,
 	"ResizeGrow":     300 * time.Millisecond,
 	"ResizeShrink":   3800 * time.Millisecond,
