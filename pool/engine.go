@@ -335,7 +335,7 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 	if e.waitersN.Load() == 0 {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
 			hook(hkSubmitDirect)
-			e.mu.Lock()
+			e.lock()
 			w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
 			e.mu.Unlock()
 			w.wakeUp()
@@ -367,7 +367,7 @@ func (e *engine[E]) notify(since int64) {
 		return
 	}
 	e.spinning.Add(1)
-	e.mu.Lock()
+	e.lock()
 	w := e.startLocked(start[E]{kind: startSearch, since: since})
 	e.mu.Unlock()
 	w.wakeUp()
@@ -401,7 +401,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 			return nil
 		}
 	}
-	e.mu.Lock()
+	e.lock()
 	if e.mu.closed {
 		e.mu.Unlock()
 		return e.rejected.count(ErrPoolClosed)
@@ -500,7 +500,7 @@ func (e *engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
 // submitter's unit is accepted now, so it is stamped now (an overflow
 // entry was accepted, and stamped, when submitted).
 func (e *engine[E]) admitWaiters() {
-	e.mu.Lock()
+	e.lock()
 	e.admitWaitersLocked()
 	e.mu.Unlock()
 }
@@ -550,7 +550,7 @@ func (e *engine[E]) deferStart(t unit[E], pos uint64) {
 
 // takeFront takes the oldest unit at the front, if any.
 func (e *engine[E]) takeFront() (unit[E], uint64, bool) {
-	e.mu.Lock()
+	e.lock()
 	defer e.mu.Unlock()
 	if len(e.mu.front) == 0 {
 		return unit[E]{}, 0, false
@@ -579,6 +579,23 @@ func (e *engine[E]) take() (unit[E], uint64, bool) {
 		}
 	}
 	return e.q.take()
+}
+
+// lock takes e.mu on the paths every task may cross (starting, parking
+// and admitting): a few tries, yielding between them, before it waits. The
+// critical sections are a few dozen instructions, so the holder is nearly
+// always about to let go: yielding lets it run if it shares our CPU, where
+// sync.Mutex, after a short spin, parks the caller on a semaphore and
+// costs a wake-up per contended acquisition (measured on the drop-in's
+// blocking Invoke at parallelism 1-100: 6-11% of a call, 2 cores).
+func (e *engine[E]) lock() {
+	for range 4 {
+		if e.mu.TryLock() {
+			return
+		}
+		runtime.Gosched()
+	}
+	e.mu.Lock()
 }
 
 // resize implements resize.Resizer for both front-ends.

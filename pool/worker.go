@@ -357,7 +357,7 @@ func (e *engine[E]) stopSearching(w *worker[E]) {
 // worker, a goroutine switch (or a spawn) per unit under backpressure.
 func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
 	hook(hkWaiterTake)
-	e.mu.Lock()
+	e.lock()
 	w := e.mu.waiters.head
 	if w == nil {
 		e.mu.Unlock()
@@ -424,7 +424,7 @@ func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 		invariant(!w.searching, "a worker parks counted as searching")
 	}
 	hook(hkGiveBack)
-	e.mu.Lock()
+	e.lock()
 	defer e.mu.Unlock()
 	if end == foundNothing {
 		e.gate.release()
