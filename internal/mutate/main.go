@@ -70,6 +70,22 @@ func run(spec, only string, timeout time.Duration, testArgs []string) error {
 	}
 	defer os.RemoveAll(work)
 
+	// Every mutation must still apply to the code as it is now: a text
+	// that an edit of the engine changed is found here, before the suite
+	// runs for a quarter of an hour, not in its middle.
+	var stale []string
+	for _, m := range muts {
+		restore, err := apply(work, m)
+		if err != nil {
+			stale = append(stale, fmt.Sprintf("%s: %v", m.id, err))
+			continue
+		}
+		restore()
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("%d mutations no longer apply; update %s:\n%s", len(stale), spec, strings.Join(stale, "\n"))
+	}
+
 	fmt.Printf("suite: go test %s\n", strings.Join(testArgs, " "))
 	if ok, out := suite(work, timeout, testArgs); !ok {
 		return fmt.Errorf("the suite fails without any mutation:\n%s", out)
