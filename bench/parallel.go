@@ -91,7 +91,7 @@ func parallelInvoke(b *testing.B, impl string, parallelism int, wg *sync.WaitGro
 			wg.Add(1)
 			if err := invoke(i); err != nil {
 				wg.Done()
-				failed.set(fmt.Errorf("Invoke = %v", err))
+				failed.set(fmt.Errorf("invoke: %v", err))
 				return
 			}
 		}
