@@ -27,10 +27,14 @@ func TestSmoke(t *testing.T) { actors.Smoke(t, contenders, true) }
 
 // TestMain checks that no run leaves a goroutine behind: poolkit's and
 // protoactor's systems both stop every actor they started. GoAkt v4.2.1
-// leaves one goroutine per stopped system (drainCoalescedFailures, started
-// by Start and never stopped by Stop); that one, and only that one, is
-// ignored.
+// leaves goroutines of its own behind, and those two, only those, are
+// ignored: one per stopped system (drainCoalescedFailures, started by
+// Start and never stopped by Stop), and, now and then, an actor's
+// supervision loop (startSupervision's goroutine waits on a stop signal
+// that stopSupervisionLoop drops when one is already queued: seen in CI
+// after the router workload, 4 at once).
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(),
-		goleak.IgnoreTopFunction("github.com/tochemey/goakt/v4/actor.(*actorSystem).drainCoalescedFailures"))
+		goleak.IgnoreTopFunction("github.com/tochemey/goakt/v4/actor.(*actorSystem).drainCoalescedFailures"),
+		goleak.IgnoreTopFunction("github.com/tochemey/goakt/v4/actor.(*PID).startSupervision.func1"))
 }
