@@ -62,10 +62,17 @@
 //     its tasks like the first call (release now, wait later) and return nil
 //     once they have finished; ants returns ErrPoolClosed at once, without
 //     waiting. [CLS-6, API-9]
-//   - ReleaseContext called from inside a task releases the pool and
-//     returns pool.ErrInsideTask at once, where ants waits until ctx is
-//     done, for ever with a context that never is (the task waits for the
-//     pool, the pool for the task). [API-30]
+//   - ReleaseContext and ReleaseTimeout called from inside a task of the
+//     same pool release it and return pool.ErrInsideTask at once, where
+//     ants waits until ctx is done (for ever with a context that never is:
+//     the task waits for the pool, the pool for the task) or the whole
+//     timeout. From a task of another pool they wait as ants does.
+//     [API-30, API-32]
+//   - A blocking Submit or Invoke called from inside a task of the same
+//     pool, with every worker busy, does not wait for ever for a worker its
+//     own task holds (ants does: ants#197): after 10 ms it runs the oldest
+//     blocked submitter's task in its own task's slot, and, with none
+//     blocked, its own task, then returns. [API-32]
 //   - ReleaseContext(nil) releases the pool without waiting, as in ants, but
 //     returns ErrNilContext instead of nil: every context parameter of
 //     poolkit refuses nil.

@@ -73,14 +73,18 @@ func (e *engine[E]) Release() { e.close(false) }
 // It may be called after Release ("release now, wait later") and any
 // number of times. It waits for the life of the pool that it closed: a
 // Reboot that reopens the pool meanwhile does not make it wait for the
-// tasks of the new life. Called from inside a task, it cannot see that
-// task finish, and returns ErrTimeout after timeout.
+// tasks of the new life. Called from inside a task of this pool, it cannot
+// see that task finish: it releases the pool and returns ErrInsideTask at
+// once. From inside a task of another pool it waits as any caller does.
 //
 // The return of every task synchronizes before a ReleaseTimeout that
 // returns nil.
 func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
 	done, _ := e.close(false)
 	hook(hkCloseWait)
+	if err, inside := e.insideWait(done); inside {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if !awaitLife(done, ctx.Done()) {
@@ -89,27 +93,39 @@ func (e *engine[E]) ReleaseTimeout(timeout time.Duration) error {
 	return nil
 }
 
+// insideWait is a close's wait when its caller is inside a task of this
+// pool: the life it closed cannot end before that task returns, so it does
+// not wait: ErrInsideTask. It reports inside false, and waits nowhere, for
+// any other caller, and when the life has already ended.
+func (e *engine[E]) insideWait(done <-chan struct{}) (err error, inside bool) {
+	if done == nil {
+		return nil, false
+	}
+	select {
+	case <-done:
+		return nil, false // nothing left to wait for
+	default:
+	}
+	if e.callerWorker() == nil {
+		return nil, false
+	}
+	return ErrInsideTask, true
+}
+
 // ReleaseContext is ReleaseTimeout bounded by ctx instead of a duration:
 // it returns ctx.Err() if ctx is done first. A nil ctx is an error, and
-// the pool is still released. Called from inside a task, it releases the
-// pool and returns ErrInsideTask at once: it cannot wait for the task it
-// runs in, which, with a ctx that is never done, would wait for ever. It
-// cannot tell a task of this pool from one of another, so from inside any
-// pool's task it does not wait (as Reboot does not); wait for another
-// pool from a task with ReleaseTimeout, or on ReleaseDone's channel.
+// the pool is still released. Called from inside a task of this pool, it
+// releases the pool and returns ErrInsideTask at once: it cannot wait for
+// the task it runs in, which, with a ctx that is never done, would wait for
+// ever. From inside a task of another pool it waits as any caller does.
 func (e *engine[E]) ReleaseContext(ctx context.Context) error {
 	done, _ := e.close(false)
 	hook(hkCloseWait)
 	if ctx == nil {
 		return ErrNilContext
 	}
-	if done != nil && calledFromTask() {
-		select {
-		case <-done:
-			return nil // nothing left to wait for
-		default:
-			return ErrInsideTask
-		}
+	if err, inside := e.insideWait(done); inside {
+		return err
 	}
 	if !awaitLife(done, ctx.Done()) {
 		return ctx.Err()
@@ -163,8 +179,8 @@ func awaitLife(done, stop <-chan struct{}) bool {
 // Reboot reopens a released pool, with the capacity it had. It first waits
 // for the tasks accepted before the release to finish and the workers of
 // the pool's previous life to exit, so when it returns the pool is open
-// (unless a Release came meanwhile). Called from inside a task (of any
-// pool of this package) it cannot wait for that task: it returns at once,
-// and the pool reopens as soon as its previous life has ended. A Release
+// (unless a Release came meanwhile). Called from inside a task of this
+// pool it cannot wait for that task: it returns at once, and the pool
+// reopens as soon as its previous life has ended. A Release
 // before then cancels the reopening. On an open pool Reboot does nothing.
 func (e *engine[E]) Reboot() { e.reboot() }

@@ -260,6 +260,7 @@ type engine[E any] struct {
 		waiters       waitList[E]
 		front         []queued[E] // units taken from the queue and put back (S2), and overflow entries at close; oldest first
 		live          int         // worker goroutines alive
+		started       uint64      // worker goroutines ever started, Goexit replacements not counted
 		closed        bool        // Release was called (and no Reboot since)
 		done          chan struct{}
 		doneSent      bool        // done is closed
@@ -270,6 +271,8 @@ type engine[E any] struct {
 		timings       Timings     // recorded by workers that have exited
 		purging       bool        // the purger is armed or running
 		purger        *time.Timer // runs purge; nil until first armed
+		stallArmed    bool        // the stall check is armed
+		stall         *time.Timer // runs checkStalled; nil until first armed
 	}
 }
 
@@ -445,37 +448,160 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	}
 	w := e.getWaiter(t)
 	e.mu.waiters.pushBack(w)
+	e.armStallCheckLocked()
 	hook(hkBlock)
 	e.mu.Unlock()
 
+wait:
 	select {
 	case <-w.done:
+	case <-w.poke:
+		// Blocked for a while: if this submitter is a task of this pool,
+		// the room it waits for may need its own slot (reentry.go).
+		cw := e.callerWorker()
+		e.lock()
+		if cw == nil || !w.queued {
+			w.outsider = true
+			e.mu.Unlock()
+			goto wait
+		}
+		e.mu.waiters.remove(w)
+		e.waitersN.Add(-1)
+		e.mu.Unlock()
+		e.recycle(w)
+		return e.submitInside(ctx, cw, t)
 	case <-ctx.Done():
 		e.mu.Lock()
 		if w.queued {
 			e.mu.waiters.remove(w)
 			e.waitersN.Add(-1)
 			e.mu.Unlock()
-			w.task = unit[E]{}
-			e.spare.Put(w)
+			e.recycle(w)
 			return e.rejected.count(ctx.Err())
 		}
 		e.mu.Unlock()
 		<-w.done // admitted or rejected just before the cancellation
 	}
 	err := w.err
-	w.err = nil
-	e.spare.Put(w) // its token is consumed, so the next user starts clean
+	e.recycle(w) // its token is consumed, so the next user starts clean
 	if err != nil {
 		e.rejected.count(err)
 	}
 	return err
 }
 
+// recycle clears a waiter that is out of the list, with no token pending,
+// and keeps it for the next blocked submitter.
+func (e *engine[E]) recycle(w *waiter[E]) {
+	w.task, w.err, w.outsider = unit[E]{}, nil, false
+	select {
+	case <-w.poke: // a poke that came after the waiter was settled
+	default:
+	}
+	e.spare.Put(w)
+}
+
+// stallCheck is how long a submitter blocks before it asks whether it is a
+// task of the pool it waits on (reentry.go). Asking costs a few
+// microseconds, so a submitter that is admitted sooner never asks; one that
+// waits longer asks once.
+const stallCheck = 10 * time.Millisecond
+
+// armStallCheckLocked makes sure the blocked submitters will be poked
+// after stallCheck, unless the check is already armed. Requires e.mu.
+func (e *engine[E]) armStallCheckLocked() {
+	if e.mu.stallArmed {
+		return
+	}
+	e.mu.stallArmed = true
+	if e.mu.stall == nil {
+		e.mu.stall = time.AfterFunc(stallCheck, e.checkStalled)
+	} else {
+		e.mu.stall.Reset(stallCheck)
+	}
+}
+
+// checkStalled pokes every blocked submitter that has not yet asked
+// whether it is a task of this pool; the next one to block arms the check
+// again.
+func (e *engine[E]) checkStalled() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mu.stallArmed = false
+	for w := e.mu.waiters.head; w != nil; w = w.next {
+		if !w.accepted && !w.outsider {
+			select {
+			case w.poke <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// submitInside submits t for a caller that runs inside a task of e, on
+// worker w, and has found no room: rather than wait for room that its own
+// slot may be needed to make, it runs the oldest waiting unit in that slot
+// and tries again, and, with nothing else waiting, runs t itself there
+// (reentry.go). Its outcomes are submit's: nil once t is accepted (or has
+// run), ErrPoolClosed, or ctx.Err().
+func (e *engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) error {
+	var tick *time.Timer
+	defer func() {
+		if tick != nil {
+			tick.Stop()
+		}
+	}()
+	for {
+		if err := ctx.Err(); err != nil {
+			return e.rejected.count(err)
+		}
+		if e.isClosed() {
+			return e.rejected.count(ErrPoolClosed)
+		}
+		if e.waitersN.Load() == 0 {
+			if e.q.push(t) {
+				e.notify(since(t.at))
+				return nil
+			}
+			if e.spinning.Load() == 0 && e.gate.acquire() {
+				e.lock()
+				sw := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
+				e.mu.Unlock()
+				sw.wakeUp()
+				return nil
+			}
+		}
+		if e.helpOnce(w) {
+			continue
+		}
+		if e.hasWork() || e.waitersN.Load() > 0 || e.overCapacity() {
+			// Older work waits that this slot may not run now (a shrink is
+			// under way), or another took it first: let the slot holders
+			// get on, and look again.
+			if tick == nil {
+				tick = time.NewTimer(stallCheck)
+			} else {
+				tick.Reset(stallCheck)
+			}
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+			}
+			continue
+		}
+		// Nothing waits but t, and no slot is free: t runs here.
+		e.lock()
+		e.mu.direct++
+		e.mu.Unlock()
+		e.execInside(w, t)
+		return nil
+	}
+}
+
 func (e *engine[E]) getWaiter(t unit[E]) *waiter[E] {
 	w, _ := e.spare.Get().(*waiter[E])
 	if w == nil {
-		w = &waiter[E]{done: make(chan struct{}, 1)}
+		w = &waiter[E]{done: make(chan struct{}, 1), poke: make(chan struct{}, 1)}
 	}
 	w.task = t
 	return w
@@ -680,6 +806,10 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 			e.retireLocked(e.mu.idle.pop())
 		}
 		e.stopPurgerLocked()
+		if e.mu.stall != nil {
+			e.mu.stall.Stop()
+			e.mu.stallArmed = false
+		}
 	}
 	var out []E
 	if abandon {
@@ -765,7 +895,7 @@ func (e *engine[E]) reboot() {
 	e.mu.rebootPending = true
 	done := e.mu.done
 	e.mu.Unlock()
-	if calledFromTask() {
+	if e.callerWorker() != nil {
 		return // it cannot wait for itself; the life's end reopens the engine
 	}
 	hook(hkRebootWait)

@@ -35,11 +35,14 @@ var ErrNilTask = errors.New("pool: nil task")
 // option or an option given an invalid value.
 var ErrInvalidOption = errors.New("pool: invalid option")
 
-// ErrInsideTask is returned by ReleaseContext called from inside a task:
-// a pool cannot finish while one of its tasks waits for it, so
-// ReleaseContext releases the pool and returns at once. The pool finishes
-// closing once its tasks have returned.
+// ErrInsideTask is returned by ReleaseTimeout and ReleaseContext called
+// from inside a task of the same pool: a pool cannot finish while one of
+// its tasks waits for it, so they release the pool and return at once. The
+// pool finishes closing once its tasks have returned.
 var ErrInsideTask = errors.New("pool: cannot wait for a pool from inside a task")
+
+// errNilPool is returned by SubmitResult and Group.Go for a nil *Pool.
+var errNilPool = errors.New("pool: nil *Pool")
 
 // ErrNilContext is returned by SubmitContext, InvokeContext and
 // ReleaseContext for a nil context. ReleaseContext still releases the pool.

@@ -9,6 +9,7 @@ import (
 
 // Future is the pending result of a task submitted with SubmitResult.
 type Future[T any] struct {
+	p    *Pool
 	done chan struct{}
 	val  T
 	err  error
@@ -34,7 +35,10 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 	if fn == nil {
 		return nil, ErrNilTask
 	}
-	f := &Future[T]{done: make(chan struct{})}
+	if p == nil {
+		return nil, errNilPool
+	}
+	f := &Future[T]{p: p, done: make(chan struct{})}
 	err := p.SubmitContext(ctx, func() {
 		guarded(func() (err error) {
 			f.val, err = fn()
@@ -56,13 +60,29 @@ func (f *Future[T]) Done() <-chan struct{} { return f.done }
 // Wait blocks until the task has finished or ctx is done, and returns the
 // task's result, or the zero value and ctx.Err(). A task that panicked
 // yields a *PanicError. The task's return synchronizes before Wait returns
-// its result.
+// its result. A nil ctx is an error (ErrNilContext).
+//
+// Called from inside a task of the future's pool while the future's task is
+// still waiting, it runs the oldest waiting tasks of the pool in its own
+// slot, the future's among them, until the future's task has finished, and
+// waits only while nothing is left to run.
 func (f *Future[T]) Wait(ctx context.Context) (T, error) {
+	var zero T
+	if ctx == nil {
+		return zero, ErrNilContext
+	}
+	select {
+	case <-f.done:
+		return f.val, f.err
+	default:
+	}
+	if w := f.p.callerWorker(); w != nil {
+		f.p.helpWait(w, f.done, ctx.Done())
+	}
 	select {
 	case <-f.done:
 		return f.val, f.err
 	case <-ctx.Done():
-		var zero T
 		return zero, ctx.Err()
 	}
 }

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // Group runs a batch of tasks on a pool and waits for all of them,
@@ -10,20 +11,28 @@ import (
 // limit. Create one with Pool.Group. A Group must not be copied after
 // first use, and is not reusable after Wait returns.
 type Group struct {
-	p      *Pool
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	wg     sync.WaitGroup
-	once   sync.Once
-	err    error
+	p       *Pool
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	wg      sync.WaitGroup
+	pending atomic.Int64 // tasks submitted and not finished: whether Wait from a task has anything to help with
+	once    sync.Once
+	err     error
 }
 
 // Group returns a new group of tasks that run on p, and a context derived
 // from ctx that is canceled when a task of the group returns an error,
 // when a submission fails, or when Wait returns, whichever happens first.
+//
+// A nil ctx, as everywhere in this package, is an error: the group's
+// context is canceled at once with ErrNilContext as its cause, Go submits
+// nothing, and Wait returns ErrNilContext.
 func (p *Pool) Group(ctx context.Context) (*Group, context.Context) {
 	if ctx == nil {
-		ctx = context.Background()
+		gctx, cancel := context.WithCancelCause(context.Background())
+		g := &Group{p: p, ctx: gctx, cancel: cancel}
+		g.fail(ErrNilContext)
+		return g, gctx
 	}
 	gctx, cancel := context.WithCancelCause(ctx)
 	return &Group{p: p, ctx: gctx, cancel: cancel}, gctx
@@ -47,16 +56,23 @@ func (g *Group) Go(task func() error) {
 		g.fail(ErrNilTask)
 		return
 	}
+	if g.p == nil {
+		g.fail(errNilPool)
+		return
+	}
 	g.wg.Add(1)
+	g.pending.Add(1)
 	err := g.p.SubmitContext(g.ctx, func() {
 		guarded(task, func(err error) {
 			if err != nil {
 				g.fail(err)
 			}
+			g.pending.Add(-1)
 			g.wg.Done()
 		})
 	})
 	if err != nil {
+		g.pending.Add(-1)
 		g.wg.Done()
 		g.fail(err)
 	}
@@ -64,7 +80,19 @@ func (g *Group) Go(task func() error) {
 
 // Wait blocks until every task whose Go call submitted it has returned,
 // then returns the first error of the group, or nil.
+//
+// Called from inside a task of the group's pool, it does not wait for
+// tasks queued behind its own, which might need its slot to run: it runs
+// the oldest waiting tasks of the pool in its own slot while the group has
+// unfinished tasks, and waits only while nothing is left to run.
 func (g *Group) Wait() error {
+	if g.p != nil && g.pending.Load() > 0 {
+		if w := g.p.callerWorker(); w != nil {
+			done := make(chan struct{})
+			go func() { g.wg.Wait(); close(done) }()
+			g.p.helpWait(w, done, nil)
+		}
+	}
 	g.wg.Wait()
 	g.cancel(nil)
 	return g.err

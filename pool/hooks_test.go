@@ -3,6 +3,7 @@
 package pool_test
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -432,5 +433,45 @@ func TestBreakLifeWaitsForParkingWorker(t *testing.T) {
 	resume()
 	if !within(func() { <-done }) {
 		t.Fatal("the life never ended after the last worker parked")
+	}
+}
+
+// TestBreakHelpAfterShrink: capacity 2, A runs, and O waits for its group,
+// whose task X is queued. O's wait takes X to run in its own slot, and is
+// held right after the take; Resize(1) comes then. Released, O must put X
+// back (rule S2 applies to a unit a waiting task helps with as to any):
+// with A and O holding both slots, nothing may start before A returns.
+func TestBreakHelpAfterShrink(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 2)
+	releaseA := make(chan struct{})
+	var aRunning atomic.Bool
+	aRunning.Store(true)
+	paused, resume := pauseAt(t, "taken")
+	defer resume()
+	mustSubmit(t, p, func() { <-releaseA; aRunning.Store(false) })
+	xBesideA := make(chan bool, 1)
+	waited := make(chan error, 1)
+	mustSubmit(t, p, func() {
+		g, _ := p.Group(context.Background())
+		g.Go(func() error { xBesideA <- aRunning.Load(); return nil })
+		waited <- g.Wait()
+	})
+	<-paused
+	if err := p.Resize(1); err != nil {
+		t.Fatal(err)
+	}
+	resume()
+	time.Sleep(50 * time.Millisecond) // X must not start meanwhile
+	close(releaseA)
+	if !within(func() {
+		if besideA := <-xBesideA; besideA {
+			t.Error("after Resize(1), the task O helped with started beside A")
+		}
+		if err := <-waited; err != nil {
+			t.Errorf("Group.Wait = %v", err)
+		}
+	}) {
+		t.Fatal("X never ran after A returned")
 	}
 }

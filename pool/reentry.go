@@ -1,39 +1,192 @@
 package pool
 
 import (
-	"reflect"
 	"runtime"
-	"strings"
+	"time"
 )
 
-// execFrame is how the frame of engine.exec appears in a stack: the
-// package's path, then the method of the generic engine type.
-var execFrame = func() string {
-	name := runtime.FuncForPC(reflect.ValueOf(pkgMarker).Pointer()).Name()
-	return strings.TrimSuffix(name, "pkgMarker") + "(*engine["
-}()
+// Calls from inside a task. A task may call back into its own pool: submit
+// more work, wait for a group or a future whose tasks are queued behind
+// it, close the pool. Each of these would wait for something only the pool
+// can do, and the pool may have no other slot to do it with: a pool of one
+// whose task waits for a task queued behind it waits for ever. So every
+// call that is about to wait first asks whether its caller is one of the
+// engine's workers (callerWorker), and if so does not wait as an outsider
+// would:
+//
+//   - Submit, Invoke, Group.Go and SubmitResult, finding no room, run the
+//     oldest waiting task in the caller's slot instead, until their own
+//     task fits (submitInside): the front, the queue, then the oldest
+//     blocked submitter's task, and, with nothing else waiting, the
+//     caller's own task. ForkJoinPool's join helps the same way.
+//   - Group.Wait and Future.Wait run the oldest waiting tasks in the
+//     caller's slot while what they wait for is unfinished, and wait only
+//     while nothing is left to run, looking again now and then (helpWait).
+//   - ReleaseTimeout, ReleaseContext and Reboot cannot wait for the task
+//     they run in: the closes return ErrInsideTask at once, Reboot returns
+//     and the pool reopens when its tasks have returned.
+//
+// The capacity holds: the caller's own task waits in the call while a task
+// it helps runs in its slot, so the slot runs one task at a time; and a
+// slot left above the capacity by a shrink runs nothing new (rule S2). A
+// call from inside a task of another pool waits as an outsider does.
+//
+// Identity is the goroutine: each worker goroutine records its id when it
+// starts (worker.gid; a goroutine that replaces one ended by
+// runtime.Goexit records its own), and a caller compares its own with the
+// engine's live workers'. Reading a goroutine's id costs a short
+// traceback, about 2 µs, so only a worker's start and the paths that
+// would otherwise wait pay it; a task that runs and submits without
+// waiting never does.
 
-func pkgMarker() {}
-
-// calledFromTask reports whether the calling goroutine is running a unit:
-// whether engine.exec is on its stack. It costs a stack walk, so only the
-// slow paths that must not wait for the caller's own unit use it.
-func calledFromTask() bool {
-	pcs := make([]uintptr, 64)
-	for skip := 2; ; skip += len(pcs) {
-		n := runtime.Callers(skip, pcs)
-		frames := runtime.CallersFrames(pcs[:n])
-		for {
-			f, more := frames.Next()
-			if strings.HasPrefix(f.Function, execFrame) && strings.HasSuffix(f.Function, "]).exec") {
-				return true
-			}
-			if !more {
-				break
-			}
+// goid returns the calling goroutine's id, read from the first line of its
+// traceback ("goroutine 18 [running]:"), which has had that form since Go
+// 1.0.
+func goid() uint64 {
+	var buf [32]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	const prefix = "goroutine "
+	if len(b) < len(prefix) {
+		return 0
+	}
+	var id uint64
+	for _, c := range b[len(prefix):] {
+		if c < '0' || c > '9' {
+			break
 		}
-		if n < len(pcs) {
-			return false
+		id = id*10 + uint64(c-'0')
+	}
+	return id
+}
+
+// callerWorker returns the worker whose goroutine the caller runs on, if it
+// is one of e's: the caller is inside a task of e (or the panic handler of
+// one), holding its slot. It returns nil otherwise, and for a zero-value
+// engine.
+func (e *engine[E]) callerWorker() *worker[E] {
+	if e.run == nil {
+		return nil
+	}
+	g := goid()
+	if g == 0 {
+		return nil
+	}
+	e.lock()
+	defer e.mu.Unlock()
+	for _, w := range e.mu.all {
+		if w.gid.Load() == g {
+			return w
 		}
 	}
+	return nil
+}
+
+// helpWait waits, for a caller inside a task of e running on worker w,
+// until done is closed or stop is: while it waits it runs the oldest units
+// waiting in e in w's slot (the caller's own unit waits in the call
+// meanwhile). When nothing is left to run, the units it waits for run
+// elsewhere, or a shrink keeps the slot from starting anything: it waits,
+// and looks again every stallCheck, for units queued meanwhile that its
+// slot may be needed for. It reports whether done was closed.
+func (e *engine[E]) helpWait(w *worker[E], done, stop <-chan struct{}) bool {
+	var tick *time.Timer
+	defer func() {
+		if tick != nil {
+			tick.Stop()
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return true
+		case <-stop:
+			return false
+		default:
+		}
+		if e.helpOnce(w) {
+			continue
+		}
+		if tick == nil {
+			tick = time.NewTimer(stallCheck)
+		} else {
+			tick.Reset(stallCheck)
+		}
+		select {
+		case <-done:
+			return true
+		case <-stop:
+			return false
+		case <-tick.C:
+		}
+	}
+}
+
+// helpOnce runs the oldest unit waiting in e in the slot of w: the front,
+// the queue, then the oldest blocked submitter's unit. It reports whether
+// it ran one. It runs none when a shrink has left more slots held than the
+// capacity: the slot may start nothing new then (S2; the check follows the
+// take, as in work).
+func (e *engine[E]) helpOnce(w *worker[E]) bool {
+	if e.overCapacity() {
+		return false
+	}
+	t, pos, ok := e.take()
+	switch {
+	case ok:
+		hook(hkTaken)
+		if e.overCapacity() {
+			e.deferStart(t, pos)
+			return false
+		}
+		if e.waitersN.Load() > 0 {
+			e.admitWaiters() // the take made room for a blocked submitter
+		}
+	case e.waitersN.Load() > 0:
+		if t, ok = e.takeWaiterInside(); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	e.execInside(w, t)
+	return true
+}
+
+// overCapacity reports whether more slots are held than the capacity
+// allows: a shrink is under way, and a slot holder may start nothing new.
+func (e *engine[E]) overCapacity() bool {
+	g := e.gate.w.Load()
+	return gateHeld(g) > gateCap(g)
+}
+
+// takeWaiterInside takes the oldest blocked submitter's unit for a slot
+// holder that keeps its slot (a caller inside a task): takeWaiter without
+// giving the slot back when a shrink has left too many held.
+func (e *engine[E]) takeWaiterInside() (unit[E], bool) {
+	e.lock()
+	wt := e.mu.waiters.head
+	if wt == nil || e.overCapacity() {
+		e.mu.Unlock()
+		return unit[E]{}, false
+	}
+	t := wt.task
+	if !wt.accepted {
+		t.at = e.stamp()
+	}
+	e.mu.direct++
+	wt = e.settleLocked(wt)
+	e.mu.Unlock()
+	wt.signal()
+	return t, true
+}
+
+// execInside runs t in the slot of w while w's own unit waits in a call
+// (help, submitInside). Its timings start from its own stamp, not from the
+// end of a previous unit of the worker.
+func (e *engine[E]) execInside(w *worker[E], t unit[E]) {
+	w.settle()
+	w.lastEnd = unknownEnd
+	e.exec(w, t)
+	w.settle()
+	w.lastEnd = unknownEnd
 }

@@ -13,6 +13,13 @@ type waiter[E any] struct {
 	prev, next *waiter[E]
 	queued     bool
 	accepted   bool // an overflow entry: the task is accepted, nobody waits
+
+	// poke asks a submitter blocked for a while whether it is a task of the
+	// pool it waits on (engine.checkStalled, reentry.go); buffered. Once it
+	// has found it is not, outsider keeps it from being asked again.
+	// outsider is guarded by engine.mu.
+	poke     chan struct{}
+	outsider bool
 }
 
 // waitList is a FIFO of blocked submitters. It is not safe for concurrent

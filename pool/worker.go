@@ -44,6 +44,11 @@ type worker[E any] struct {
 
 	completed atomic.Uint64 // written only by the worker's goroutine
 
+	// gid is the id of the worker's goroutine, set when it starts: the
+	// identity a call from inside a task compares its own with
+	// (reentry.go).
+	gid atomic.Uint64
+
 	// The worker's timings (timings.go), written only by its goroutine,
 	// except lastEnd, which its waker sets too, like start.
 	//
@@ -92,6 +97,7 @@ func (e *engine[E]) newWorkerLocked() *worker[E] {
 	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all), lastEnd: unknownEnd}
 	e.mu.all = append(e.mu.all, w)
 	e.mu.live++
+	e.mu.started++
 	return w
 }
 
@@ -167,6 +173,7 @@ func (e *engine[E]) exitLocked(w *worker[E]) {
 // (runOn) or parked (waitParked).
 func (w *worker[E]) loop(next parkOutcome) {
 	e := w.e
+	w.gid.Store(goid())
 	returned := false
 	defer func() {
 		if !returned {
