@@ -61,6 +61,9 @@ type Controller struct {
 // ErrNilTarget is returned by New for a nil Resizer.
 var ErrNilTarget = errors.New("autoscale: nil target")
 
+// errNilContext is returned by Run for a nil context.
+var errNilContext = errors.New("autoscale: nil context")
+
 // New returns a controller for r. It does not start a goroutine; call Run.
 func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	if r == nil {
@@ -77,6 +80,9 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	}
 	if cfg.max != 0 && cfg.max < cfg.min {
 		return nil, invalid("max %d is below min %d", cfg.max, cfg.min)
+	}
+	if ceiling := defaultCeiling(runtime.GOMAXPROCS(0)); cfg.max == 0 && cfg.min > ceiling {
+		return nil, invalid("min %d is above the default max, 32 × GOMAXPROCS = %d: set WithMax", cfg.min, ceiling)
 	}
 	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}, decisions: make(map[Cause]uint64, len(Causes))}
 	var src source = &c.meter
@@ -106,6 +112,9 @@ func (c *Controller) Meter() *Meter { return &c.meter }
 // resize.ErrClosed when the target reports itself closed (through an
 // IsClosed() bool method, as poolkit's and ants' pools have).
 func (c *Controller) Run(ctx context.Context) error {
+	if ctx == nil {
+		return errNilContext
+	}
 	t := time.NewTicker(c.tick)
 	defer t.Stop()
 	closer, _ := c.r.(interface{ IsClosed() bool })

@@ -37,6 +37,22 @@ func TestNewRejectsBadInput(t *testing.T) {
 	if _, err := autoscale.New(p, autoscale.WithMin(5), autoscale.WithMax(2)); !errors.Is(err, autoscale.ErrInvalidOption) {
 		t.Errorf("New(min 5, max 2) = %v, want ErrInvalidOption", err)
 	}
+	// With the default max (32 × GOMAXPROCS) a larger min is refused, not
+	// applied: Run would resize the pool to it.
+	if _, err := autoscale.New(p, autoscale.WithMin(100_000)); !errors.Is(err, autoscale.ErrInvalidOption) {
+		t.Errorf("New(min 100000, default max) = %v, want ErrInvalidOption", err)
+	}
+	if _, err := autoscale.New(p, autoscale.WithMin(100_000), autoscale.WithMax(100_000)); err != nil {
+		t.Errorf("New(min 100000, max 100000) = %v, want nil", err)
+	}
+	c, err := autoscale.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	//lint:ignore SA1012 a nil context is the input under test
+	if err := c.Run(nil); err == nil {
+		t.Error("Run(nil) = nil, want an error")
+	}
 }
 
 // load submits n tasks that each hold until gate closes.

@@ -224,10 +224,14 @@ func (l *law) bounds(o Observation) (lo, hi int) {
 // GOMAXPROCS.
 func (l *law) ceiling(o Observation) int {
 	if l.cfg.max == 0 {
-		return 32 * max(1, o.GOMAXPROCS)
+		// New refused a min above this; GOMAXPROCS may fall since.
+		return max(l.cfg.min, defaultCeiling(o.GOMAXPROCS))
 	}
 	return l.cfg.max
 }
+
+// defaultCeiling is the I/O-bound ceiling without WithMax.
+func defaultCeiling(gomaxprocs int) int { return 32 * max(1, gomaxprocs) }
 
 // capped reports whether a knee caps growth now.
 func (l *law) capped(o Observation) bool { return l.knee > 0 && !o.At.After(l.kneeUntil) }

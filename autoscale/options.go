@@ -50,7 +50,9 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidOption}, args...)...)
 }
 
-// WithMin sets the smallest size the controller sets (default 1).
+// WithMin sets the smallest size the controller sets (default 1). Without
+// WithMax it may not exceed the default max, 32 × GOMAXPROCS when New is
+// called: New reports it.
 func WithMin(n int) Option {
 	return func(c *config) error {
 		if n < 1 {

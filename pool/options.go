@@ -157,7 +157,7 @@ func WithPreAlloc(preAlloc bool) Option {
 
 // WithMinWorkers starts n workers when the pool is built and keeps at least
 // n idle workers from expiring. Workers above the capacity still exit after
-// a shrink. A negative value is an error.
+// a shrink. A negative value, or one above the pool's size, is an error.
 func WithMinWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 0 {

@@ -42,7 +42,11 @@ func prepare(size int, opts []Option) (config, error) {
 	if err := validateSize(size); err != nil {
 		return config{}, err
 	}
-	return buildConfig(opts)
+	c, err := buildConfig(opts)
+	if err == nil && c.minWorkers > size {
+		err = invalid("min workers %d is above the size %d", c.minWorkers, size)
+	}
+	return c, err
 }
 
 func validateSize(size int) error {

@@ -44,6 +44,7 @@ func TestNewRejectsInvalidOptions(t *testing.T) {
 		{"negative min workers", pool.WithMinWorkers(-1)},
 		{"nil logger", pool.WithLogger(nil)},
 		{"nil slog logger", pool.WithSlog(nil)},
+		{"min workers above the size", pool.WithMinWorkers(2)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

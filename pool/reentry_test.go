@@ -239,7 +239,8 @@ func TestHelpKeepsShrink(t *testing.T) {
 // never a panic.
 func TestNilInputs(t *testing.T) {
 	p := mustNew(t, 1)
-	g, gctx := p.Group(nil) //nolint:staticcheck // a nil context is the input under test
+	//lint:ignore SA1012 a nil context is the input under test
+	g, gctx := p.Group(nil)
 	g.Go(func() error { t.Error("a task of a group with a nil context ran"); return nil })
 	if err := g.Wait(); !errors.Is(err, pool.ErrNilContext) {
 		t.Errorf("Group(nil).Wait = %v, want ErrNilContext", err)
@@ -260,7 +261,8 @@ func TestNilInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Wait(nil); !errors.Is(err, pool.ErrNilContext) { //nolint:staticcheck // under test
+	//lint:ignore SA1012 a nil context is the input under test
+	if _, err := f.Wait(nil); !errors.Is(err, pool.ErrNilContext) {
 		t.Errorf("Future.Wait(nil) = %v, want ErrNilContext", err)
 	}
 }
