@@ -86,7 +86,11 @@ func (a *actor) wake() { a.wakeFrom(nil) }
 func (a *actor) wakeFrom(cur *actor) {
 	if a.state.Load() == stateIdle && a.state.CompareAndSwap(stateIdle, stateScheduled) {
 		hook(hkScheduled)
-		if cur != nil && cur.sys.eng.Free() == 0 && cur.next.CompareAndSwap(nil, a) {
+		// Only an actor of the sender's own system may take the slot: it
+		// runs on the sender's worker, which is a worker of that system
+		// alone (another system's actor would run beside its own system's
+		// capacity, and wait behind a turn its system cannot see).
+		if cur != nil && cur.sys == a.sys && cur.sys.eng.Free() == 0 && cur.next.CompareAndSwap(nil, a) {
 			return
 		}
 		a.sys.schedule(a)
@@ -208,25 +212,53 @@ func (a *actor) begin() bool {
 }
 
 func (a *actor) safeProduce() (b Behavior, ok bool) {
+	returned := false
 	defer func() {
 		if r := recover(); r != nil {
 			a.sys.panicked(r)
 			ok = false
+		} else if !returned {
+			a.exitedStarting()
 		}
 	}()
 	b = a.produce()
+	returned = true
 	return b, b != nil
 }
 
 func (a *actor) safePreStart(s Starter) (panicked bool, err error) {
+	returned := false
 	defer func() {
 		if r := recover(); r != nil {
 			a.sys.panicked(r)
 			panicked = true
+		} else if !returned {
+			a.exitedStarting()
 		}
 	}()
 	a.ctx.env = envelope{}
-	return false, s.PreStart(&a.ctx)
+	err = s.PreStart(&a.ctx)
+	returned = true
+	return false, err
+}
+
+// exitedStarting ends a turn that runtime.Goexit is ending inside the
+// producer or PreStart, which cannot be stopped: the actor could not
+// start, so it stops (its queued messages become dead letters, a pending
+// Ask is answered), and the actor in the turn's local slot, which the turn
+// can no longer run, goes to the engine.
+func (a *actor) exitedStarting() {
+	a.sys.panicked(errGoexit)
+	a.stop()
+	a.releaseToEngine()
+}
+
+// releaseToEngine closes the turn's local slot and hands the actor it held
+// to the engine: the turn will not run it (runtime.Goexit ends it).
+func (a *actor) releaseToEngine() {
+	if nx := a.release(); nx != nil {
+		a.sys.schedule(nx)
+	}
 }
 
 // postStop runs PostStop on the current behaviour, once.
@@ -318,9 +350,7 @@ func (a *actor) deliver(e envelope) (panicked bool) {
 				e.reply.answer(nil, ErrPanicked)
 			}
 			a.ctx.env = envelope{}
-			if nx := a.release(); nx != nil {
-				a.sys.schedule(nx)
-			}
+			a.releaseToEngine()
 			a.state.Store(stateScheduled)
 			a.sys.schedule(a)
 		}
@@ -342,6 +372,11 @@ var errGoexit = errors.New("actorpool: handler called runtime.Goexit")
 func (a *actor) stop() {
 	left, ats := a.mb.close()
 	hook(hkStop)
+	if a.router != nil {
+		// The router's own actor stopped (a Shutdown of its system stops
+		// it directly): the router is closed too, whatever stopped it.
+		a.router.markClosed()
+	}
 	back := len(left) > 0 && a.owner != nil && (a.retiring.Load() || a.owner.takesBack())
 	for i, e := range left {
 		if back {
@@ -354,7 +389,23 @@ func (a *actor) stop() {
 		}
 		a.sys.deadLetter(a, e, ErrStopped)
 	}
+	returned := false
+	defer func() {
+		if !returned {
+			// PostStop called runtime.Goexit: the stop completes, and the
+			// turn, which ends with the goroutine, hands its local slot on.
+			a.sys.panicked(errGoexit)
+			a.stopped()
+			a.releaseToEngine()
+		}
+	}()
 	a.postStop()
+	returned = true
+	a.stopped()
+}
+
+// stopped is the end of stop, once PostStop has run.
+func (a *actor) stopped() {
 	if a.tm != nil {
 		a.owner.foldTimings(a.tm)
 	}

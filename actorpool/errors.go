@@ -23,6 +23,9 @@ var (
 	ErrNilMessage = errors.New("actorpool: nil message")
 	// ErrNilRef: the zero Ref refers to no actor.
 	ErrNilRef = errors.New("actorpool: zero Ref")
+	// ErrNilSystem: a nil *System was given (NewRouter, NewSerializer), or
+	// a method was called on one.
+	ErrNilSystem = errors.New("actorpool: nil system")
 	// ErrNilContext: a nil context was given to a call that waits.
 	ErrNilContext = errors.New("actorpool: nil context")
 	// ErrNilBehavior: Spawn was given a nil producer, or the producer

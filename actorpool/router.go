@@ -100,13 +100,16 @@ func WithRouterBehavior(produce func() Behavior) RouterOption {
 }
 
 // NewRouter starts a router with size workers, each running a behaviour
-// from produce. Errors: ErrInvalidSize for a size below 1, ErrNilBehavior,
-// ErrShutdown, ErrInvalidOption.
+// from produce. Errors: ErrInvalidSize for a size below 1, ErrNilSystem,
+// ErrNilBehavior, ErrShutdown, ErrInvalidOption.
 func NewRouter(sys *System, size int, produce func() Behavior, opts ...RouterOption) (*Router, error) {
 	if err := resize.Validate(size); err != nil {
 		return nil, err
 	}
-	if sys == nil || produce == nil {
+	if sys == nil {
+		return nil, ErrNilSystem
+	}
+	if produce == nil {
 		return nil, ErrNilBehavior
 	}
 	var c routerConfig
@@ -330,6 +333,14 @@ func (r *Router) Resize(n int) error {
 func (r *Router) Cap() int { return len(*r.workers.Load()) }
 
 // stop stops the router's own actor and every worker.
+// markClosed records that the router's own actor has stopped: Resize and
+// Stop from now on report it, and change nothing.
+func (r *Router) markClosed() {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+}
+
 func (r *Router) stop() error {
 	r.mu.Lock()
 	if r.closed {

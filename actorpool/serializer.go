@@ -27,6 +27,9 @@ import (
 // answers holds the serializer busy for ever (use Ask with a deadline on
 // the customer's side to bound the wait).
 func NewSerializer(sys *System, service Ref, opts ...SerializerOption) (*Serializer, error) {
+	if sys == nil {
+		return nil, ErrNilSystem
+	}
 	if service.IsZero() {
 		return nil, ErrNilRef
 	}

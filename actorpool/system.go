@@ -171,6 +171,9 @@ func WithSupervisor(sup Supervisor) SpawnOption {
 // produce, ErrShutdown once Shutdown has begun, or an error matching
 // ErrInvalidOption.
 func (s *System) Spawn(produce func() Behavior, opts ...SpawnOption) (Ref, error) {
+	if s == nil {
+		return Ref{}, ErrNilSystem
+	}
 	a, err := s.newActor(produce, opts)
 	if err != nil {
 		return Ref{}, err
@@ -263,6 +266,9 @@ func (s *System) panicked(r any) {
 // running turn is never interrupted; a shrink takes effect as turns end).
 // It implements resize.Resizer.
 func (s *System) Resize(n int) error {
+	if s == nil {
+		return ErrNilSystem
+	}
 	if err := s.eng.Resize(n); err != nil {
 		if errors.Is(err, pool.ErrPoolClosed) {
 			return ErrShutdown
@@ -273,7 +279,12 @@ func (s *System) Resize(n int) error {
 }
 
 // Cap returns how many actors may run at once.
-func (s *System) Cap() int { return s.eng.Cap() }
+func (s *System) Cap() int {
+	if s == nil {
+		return 0
+	}
+	return s.eng.Cap()
+}
 
 // Shutdown stops every actor and then the workers. Each actor handles at
 // most the message it is handling, then stops (PostStop runs); the
@@ -285,6 +296,9 @@ func (s *System) Cap() int { return s.eng.Cap() }
 // handler: it starts the shutdown and returns ErrInHandler. It returns
 // nil once the system is down, also when called again.
 func (s *System) Shutdown(ctx context.Context) error {
+	if s == nil {
+		return ErrNilSystem
+	}
 	if ctx == nil {
 		return ErrNilContext
 	}
@@ -334,6 +348,9 @@ type Stats struct {
 // Stats returns the system's counters. Each is read atomically; together
 // they are not one snapshot.
 func (s *System) Stats() Stats {
+	if s == nil {
+		return Stats{}
+	}
 	s.mu.Lock()
 	actors := make([]*actor, 0, len(s.mu.live))
 	for a := range s.mu.live {
