@@ -116,6 +116,22 @@ func (s *Serializer) Receive(c *Context, msg any) {
 	s.start(c, c.env)
 }
 
+// PostStop implements Stopper: a serializer that stops (its Ref's Stop, or
+// its system's Shutdown) answers the request in flight and every buffered
+// one with ErrStopped, so that no customer waits for an answer that can no
+// longer come; the service's late reply to the request in flight finds no
+// serializer and is dropped.
+func (s *Serializer) PostStop(c *Context) {
+	if s.cur != nil {
+		s.cur = nil
+		s.answer(c, s.cust, nil, ErrStopped)
+		s.cust = envelope{}
+	}
+	for s.buf.len() > 0 {
+		s.answer(c, s.buf.pop(), nil, ErrStopped)
+	}
+}
+
 // start sends a customer's request to the service with a fresh proxy.
 func (s *Serializer) start(c *Context, cust envelope) {
 	p := &pending{}

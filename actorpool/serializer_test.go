@@ -3,6 +3,7 @@ package actorpool_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -153,5 +154,77 @@ func TestSerializerBoundedBuffer(t *testing.T) {
 	}
 	if st := ser.Stats(); st.Busy != 1 || st.Answered != 4 {
 		t.Errorf("Stats = %+v", st)
+	}
+}
+
+// TestSerializerStopAnswersWaiting: with the service busy on request 0 and
+// three requests buffered, stopping the serializer (by its Ref's Stop, or
+// by its system's Shutdown) answers all four Asks with ErrStopped at once,
+// instead of leaving them to their own deadlines.
+func TestSerializerStopAnswersWaiting(t *testing.T) {
+	for _, how := range []string{"Stop", "Shutdown"} {
+		t.Run(how, func(t *testing.T) {
+			s, err := actorpool.New(actorpool.WithWorkers(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			release := make(chan struct{})
+			busy := make(chan struct{}, 4)
+			svc := spawn(t, s, func(c *actorpool.Context, msg any) {
+				busy <- struct{}{}
+				<-release
+				_ = c.Respond(msg)
+			})
+			ser, err := actorpool.NewSerializer(s, svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), failBound)
+			defer cancel()
+			errs := make(chan error, 4)
+			var asked sync.WaitGroup
+			for i := range 4 {
+				asked.Add(1)
+				go func() {
+					asked.Done()
+					_, err := ser.Ref().Ask(ctx, i)
+					errs <- err
+				}()
+			}
+			asked.Wait()
+			<-busy // request 0 is in the service
+			// The other three are in the serializer's buffer once its
+			// mailbox stays empty (each Ask sends before it waits).
+			for quiet := 0; quiet < 100; {
+				if s.Stats().Queued == 0 {
+					quiet++
+				} else {
+					quiet = 0
+				}
+				runtime.Gosched()
+			}
+			switch how {
+			case "Stop":
+				if err := ser.Ref().Stop(); err != nil {
+					t.Fatal(err)
+				}
+			case "Shutdown":
+				sctx, scancel := context.WithTimeout(context.Background(), failBound)
+				defer scancel()
+				go func() { _ = s.Shutdown(sctx) }()
+			}
+			for range 4 {
+				select {
+				case err := <-errs:
+					if !errors.Is(err, actorpool.ErrStopped) {
+						t.Errorf("an Ask waiting in a stopped serializer = %v, want ErrStopped", err)
+					}
+				case <-ctx.Done():
+					t.Fatal("an Ask waiting in a stopped serializer was never answered")
+				}
+			}
+			close(release)
+			shutdown(t, s)
+		})
 	}
 }
