@@ -247,8 +247,9 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 			r.waitRoom(ctx)
 			continue
 		}
-		fctx, cancel := context.WithTimeout(ctx, r.cfg.fetchMaxWait)
-		batch, err := r.cons.Fetch(min(free, r.cfg.maxBatch), jetstream.FetchContext(fctx))
+		maxBatch, maxWait := r.pullLimits()
+		fctx, cancel := context.WithTimeout(ctx, maxWait)
+		batch, err := r.cons.Fetch(min(free, maxBatch), jetstream.FetchContext(fctx))
 		if err == nil {
 			var stop error
 			for msg := range batch.Messages() {
@@ -275,8 +276,49 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 		}
 		r.fetchErrors.Add(1)
 		fetchFailures++
+		// A pull to a consumer deleted meanwhile is answered "no
+		// responders", like one during a server restart, and one the
+		// consumer's limits refuse fails the same way at every try: ask
+		// the server what the consumer is now. Gone is fatal; its fresh
+		// info carries the limits the next pull keeps to.
+		if err := r.checkConsumer(ctx); err != nil {
+			return fmt.Errorf("natsrunner: fetch: %w", err)
+		}
 		sleep(ctx, min(50*time.Millisecond<<min(fetchFailures, 6), 2*time.Second))
 	}
+}
+
+// pullLimits returns the batch and the wait of the next pull: the runner's
+// own (WithMaxBatch, WithFetchMaxWait), within the consumer's
+// MaxRequestBatch and MaxRequestExpires, which the server enforces by
+// refusing a pull that exceeds them.
+func (r *Runner) pullLimits() (batch int, wait time.Duration) {
+	batch, wait = r.cfg.maxBatch, r.cfg.fetchMaxWait
+	if info := r.cons.CachedInfo(); info != nil {
+		if n := info.Config.MaxRequestBatch; n > 0 {
+			batch = min(batch, n)
+		}
+		if d := info.Config.MaxRequestExpires; d > 0 {
+			// The pull's expiry is the fetch context's deadline, less
+			// what the client keeps for the round trip: stay well inside.
+			wait = min(wait, d*3/4)
+		}
+	}
+	return batch, wait
+}
+
+// checkConsumer asks the server for the consumer's info after a failed
+// pull: it returns the error when the consumer no longer exists, and nil
+// otherwise (the info refreshes CachedInfo, and so pullLimits; a server
+// that does not answer is a transient failure, retried).
+func (r *Runner) checkConsumer(ctx context.Context) error {
+	ictx, cancel := context.WithTimeout(ctx, r.cfg.fetchMaxWait)
+	defer cancel()
+	_, err := r.cons.Info(ictx)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrConsumerDeleted) {
+		return err
+	}
+	return nil
 }
 
 func fatalFetchError(err error) bool {
@@ -403,7 +445,27 @@ func (r *Runner) process(hctx context.Context, e *entry) {
 	if !r.owned(e) {
 		return // nak'd by the drain before it started
 	}
+	returned := false
+	defer func() {
+		if !returned {
+			// The handler called runtime.Goexit, which cannot be stopped:
+			// its message failed, as after a panic, and is settled here,
+			// as the goroutine ends.
+			r.finish(e, errHandlerGoexit)
+		}
+	}()
 	err := r.call(hctx, e.msg)
+	returned = true
+	r.finish(e, err)
+}
+
+// errHandlerGoexit is the failure of a message whose handler called
+// runtime.Goexit.
+var errHandlerGoexit = errors.New("natsrunner: handler called runtime.Goexit")
+
+// finish settles e after its handler's outcome err, unless the drain has
+// already taken it.
+func (r *Runner) finish(e *entry, err error) {
 	if !r.take(e) {
 		return // nak'd by the drain while it ran
 	}
@@ -419,18 +481,24 @@ func (r *Runner) process(hctx context.Context, e *entry) {
 
 func (r *Runner) call(ctx context.Context, msg jetstream.Msg) (err error) {
 	began := time.Now()
+	returned := false
 	defer func() {
 		r.handlerNanos.Add(int64(time.Since(began)))
 		r.handled.Add(1)
 		if v := recover(); v != nil {
 			r.panics.Add(1)
 			err = &PanicError{Value: v}
+		} else if !returned {
+			r.panics.Add(1) // runtime.Goexit: process settles the message
+			err = errHandlerGoexit
 		}
 		if err != nil {
 			r.failed.Add(1)
 		}
 	}()
-	return r.handler(ctx, msg)
+	err = r.handler(ctx, msg)
+	returned = true
+	return err
 }
 
 // settle sends the one settling call for e. cause is the handler's error
