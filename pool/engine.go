@@ -447,8 +447,9 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 		return e.rejected.count(ErrPoolOverload)
 	}
 	w := e.getWaiter(t)
+	w.since = clock()
 	e.mu.waiters.pushBack(w)
-	e.armStallCheckLocked()
+	e.armStallCheckLocked(stallCheck)
 	hook(hkBlock)
 	e.mu.Unlock()
 
@@ -493,7 +494,7 @@ wait:
 // recycle clears a waiter that is out of the list, with no token pending,
 // and keeps it for the next blocked submitter.
 func (e *engine[E]) recycle(w *waiter[E]) {
-	w.task, w.err, w.outsider = unit[E]{}, nil, false
+	w.task, w.err, w.outsider, w.poked = unit[E]{}, nil, false, false
 	select {
 	case <-w.poke: // a poke that came after the waiter was settled
 	default:
@@ -507,34 +508,46 @@ func (e *engine[E]) recycle(w *waiter[E]) {
 // waits longer asks once.
 const stallCheck = 10 * time.Millisecond
 
-// armStallCheckLocked makes sure the blocked submitters will be poked
-// after stallCheck, unless the check is already armed. Requires e.mu.
-func (e *engine[E]) armStallCheckLocked() {
+// armStallCheckLocked makes sure the stall check runs within d, unless it
+// is already armed. Requires e.mu.
+func (e *engine[E]) armStallCheckLocked(d time.Duration) {
 	if e.mu.stallArmed {
 		return
 	}
 	e.mu.stallArmed = true
 	if e.mu.stall == nil {
-		e.mu.stall = time.AfterFunc(stallCheck, e.checkStalled)
+		e.mu.stall = time.AfterFunc(d, e.checkStalled)
 	} else {
-		e.mu.stall.Reset(stallCheck)
+		e.mu.stall.Reset(d)
 	}
 }
 
-// checkStalled pokes every blocked submitter that has not yet asked
-// whether it is a task of this pool; the next one to block arms the check
-// again.
+// checkStalled pokes every submitter blocked for stallCheck or longer that
+// has not yet asked whether it is a task of this pool, and arms itself
+// again for the one blocked longest of the others. A pool that stays
+// saturated pokes each blocked submitter once, after stallCheck, and none
+// that is admitted sooner.
 func (e *engine[E]) checkStalled() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.mu.stallArmed = false
+	now := clock()
+	var soonest time.Duration = -1
 	for w := e.mu.waiters.head; w != nil; w = w.next {
-		if !w.accepted && !w.outsider {
-			select {
-			case w.poke <- struct{}{}:
-			default:
-			}
+		if w.accepted || w.outsider || w.poked {
+			continue
 		}
+		if waited := time.Duration(now - w.since); waited < stallCheck {
+			if left := stallCheck - waited; soonest < 0 || left < soonest {
+				soonest = left
+			}
+			continue
+		}
+		w.poked = true
+		w.poke <- struct{}{} // buffered, and poked is set: never blocks
+	}
+	if soonest >= 0 && !e.mu.closed {
+		e.armStallCheckLocked(soonest)
 	}
 }
 

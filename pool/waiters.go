@@ -14,12 +14,15 @@ type waiter[E any] struct {
 	queued     bool
 	accepted   bool // an overflow entry: the task is accepted, nobody waits
 
-	// poke asks a submitter blocked for a while whether it is a task of the
-	// pool it waits on (engine.checkStalled, reentry.go); buffered. Once it
-	// has found it is not, outsider keeps it from being asked again.
-	// outsider is guarded by engine.mu.
+	// poke asks a submitter blocked for stallCheck whether it is a task of
+	// the pool it waits on (engine.checkStalled, reentry.go); buffered,
+	// and sent once per blocking (poked). Once it has found it is not,
+	// outsider keeps it from being asked again. since is when it blocked,
+	// a clock reading. All three are guarded by engine.mu.
 	poke     chan struct{}
+	poked    bool
 	outsider bool
+	since    int64
 }
 
 // waitList is a FIFO of blocked submitters. It is not safe for concurrent
