@@ -159,8 +159,13 @@ func TestNoStarvation(t *testing.T) {
 			atCold = hot.Load()
 			close(coldDone)
 		})
-		before := hot.Load()
 		tell(t, cold, 1)
+		// Read after the Tell: read before it, a test goroutine held off
+		// its CPU between the read and the Tell (under the interleaving
+		// hooks and -race, on 2 cores) counts the hot messages handled
+		// meanwhile as the cold actor's wait. Read after, such a delay can
+		// only shorten the wait measured.
+		before := hot.Load()
 		wait(t, coldDone, "cold actor handled")
 		stop.Store(true)
 		// The cold actor's first turn (PreStart) and its message each wait

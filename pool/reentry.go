@@ -142,7 +142,7 @@ func (e *engine[E]) helpOnce(w *worker[E]) bool {
 			e.admitWaiters() // the take made room for a blocked submitter
 		}
 	case e.waitersN.Load() > 0:
-		if t, ok = e.takeWaiterInside(); !ok {
+		if t, ok, _ = e.takeWaiter(e.overCapacity); !ok {
 			return false
 		}
 	default:
@@ -157,27 +157,6 @@ func (e *engine[E]) helpOnce(w *worker[E]) bool {
 func (e *engine[E]) overCapacity() bool {
 	g := e.gate.w.Load()
 	return gateHeld(g) > gateCap(g)
-}
-
-// takeWaiterInside takes the oldest blocked submitter's unit for a slot
-// holder that keeps its slot (a caller inside a task): takeWaiter without
-// giving the slot back when a shrink has left too many held.
-func (e *engine[E]) takeWaiterInside() (unit[E], bool) {
-	e.lock()
-	wt := e.mu.waiters.head
-	if wt == nil || e.overCapacity() {
-		e.mu.Unlock()
-		return unit[E]{}, false
-	}
-	t := wt.task
-	if !wt.accepted {
-		t.at = e.stamp()
-	}
-	e.mu.direct++
-	wt = e.settleLocked(wt)
-	e.mu.Unlock()
-	wt.signal()
-	return t, true
 }
 
 // execInside runs t in the slot of w while w's own unit waits in a call

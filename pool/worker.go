@@ -298,7 +298,7 @@ func (e *engine[E]) work(w *worker[E]) workEnd {
 		}
 		if !ok && e.q.size == 0 && e.waitersN.Load() > 0 {
 			// W5: hand this slot to the oldest blocked submitter.
-			wt, taken, released := e.takeWaiter()
+			wt, taken, released := e.takeWaiter(e.gate.releaseIfOver)
 			if released {
 				w.settle()
 				return gaveSlotBack
@@ -354,15 +354,18 @@ func (e *engine[E]) stopSearching(w *worker[E]) {
 	}
 }
 
-// takeWaiter is W5: a worker holding a slot in a pool with no queue, with
-// nothing else to run, takes the oldest blocked submitter's unit to run in
-// that slot, and wakes the submitter with its unit accepted. The capacity
-// check (S2) follows the choice of the waiter, under mu: if a shrink left
-// too many slots held, the slot is given back instead (released), and the
-// waiter stays for whoever has room. Without W5 the worker would give the
-// slot back only for admitWaiters to take it again and start another
-// worker, a goroutine switch (or a spawn) per unit under backpressure.
-func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
+// takeWaiter is W5: a slot holder with nothing else to run (a worker in a
+// pool with no queue, or a task that helps: reentry.go) takes the oldest
+// blocked submitter's unit to run in its slot, and wakes the submitter with
+// its unit accepted. The capacity check (S2) follows the choice of the
+// waiter, under mu: over reports whether a shrink has left too many slots
+// held (a worker's gate.releaseIfOver also gives its slot back then; a
+// helping task keeps its slot, which its own unit needs), and if so nothing
+// is taken (refused) and the waiter stays for whoever has room. Without W5
+// a worker would give the slot back only for admitWaiters to take it again
+// and start another worker, a goroutine switch (or a spawn) per unit under
+// backpressure.
+func (e *engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool) {
 	hook(hkWaiterTake)
 	e.lock()
 	w := e.mu.waiters.head
@@ -371,7 +374,7 @@ func (e *engine[E]) takeWaiter() (t unit[E], taken, released bool) {
 		return unit[E]{}, false, false
 	}
 	hook(hkAdmitWaiter)
-	if e.gate.releaseIfOver() {
+	if over() {
 		e.mu.Unlock()
 		return unit[E]{}, false, true
 	}
