@@ -215,25 +215,29 @@ func (a *actor) safeProduce() (b Behavior, ok bool) {
 	returned := false
 	defer func() {
 		if r := recover(); r != nil {
-			a.sys.panicked(r)
+			a.sys.failed(inProducer, r)
 			ok = false
 		} else if !returned {
-			a.exitedStarting()
+			a.exitedStarting(inProducer)
 		}
 	}()
 	b = a.produce()
 	returned = true
-	return b, b != nil
+	if b == nil {
+		a.sys.failed(inProducer, ErrNilBehavior)
+		return nil, false
+	}
+	return b, true
 }
 
 func (a *actor) safePreStart(s Starter) (panicked bool, err error) {
 	returned := false
 	defer func() {
 		if r := recover(); r != nil {
-			a.sys.panicked(r)
+			a.sys.failed(inPreStart, r)
 			panicked = true
 		} else if !returned {
-			a.exitedStarting()
+			a.exitedStarting(inPreStart)
 		}
 	}()
 	a.ctx.env = envelope{}
@@ -247,8 +251,8 @@ func (a *actor) safePreStart(s Starter) (panicked bool, err error) {
 // start, so it stops (its queued messages become dead letters, a pending
 // Ask is answered), and the actor in the turn's local slot, which the turn
 // can no longer run, goes to the engine.
-func (a *actor) exitedStarting() {
-	a.sys.panicked(errGoexit)
+func (a *actor) exitedStarting(where callbackName) {
+	a.sys.failed(where, errGoexit)
 	a.stop()
 	a.releaseToEngine()
 }
@@ -273,7 +277,7 @@ func (a *actor) postStop() {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			a.sys.panicked(r)
+			a.sys.failed(inPostStop, r)
 		}
 	}()
 	a.ctx.env = envelope{}
@@ -339,13 +343,13 @@ func (a *actor) deliver(e envelope) (panicked bool) {
 		r := recover()
 		if r != nil {
 			a.timedAbort()
-			a.sys.panicked(r)
+			a.sys.failed(inReceive, r)
 			panicked = true
 			return
 		}
 		if !returned {
 			a.timedAbort()
-			a.sys.panicked(errGoexit)
+			a.sys.failed(inReceive, errGoexit)
 			if e.reply != nil {
 				e.reply.answer(nil, ErrPanicked)
 			}
@@ -378,7 +382,37 @@ func (a *actor) stop() {
 		a.router.markClosed()
 	}
 	back := len(left) > 0 && a.owner != nil && (a.retiring.Load() || a.owner.takesBack())
-	for i, e := range left {
+	a.dispose(left, ats, back)
+}
+
+// dispose completes a stop: it accounts for the messages left (ats: their
+// router stamps, or nil), then runs PostStop. The dead-letter function and
+// PostStop are user code, and one that calls runtime.Goexit cannot be
+// stopped: the rest of the stop then runs as the goroutine unwinds (the
+// letters after the one being reported, then PostStop, once), and the
+// turn, which ends with the goroutine, hands its local slot on.
+func (a *actor) dispose(left []envelope, ats []int64, back bool) {
+	i := 0
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		if i < len(left) {
+			a.sys.failed(inDeadLetters, errGoexit)
+			var rest []int64
+			if ats != nil {
+				rest = ats[i+1:]
+			}
+			a.dispose(left[i+1:], rest, back)
+		} else {
+			a.sys.failed(inPostStop, errGoexit)
+			a.stopped()
+		}
+		a.releaseToEngine()
+	}()
+	for ; i < len(left); i++ {
+		e := left[i]
 		if back {
 			var at int64
 			if ats != nil {
@@ -389,16 +423,6 @@ func (a *actor) stop() {
 		}
 		a.sys.deadLetter(a, e, ErrStopped)
 	}
-	returned := false
-	defer func() {
-		if !returned {
-			// PostStop called runtime.Goexit: the stop completes, and the
-			// turn, which ends with the goroutine, hands its local slot on.
-			a.sys.panicked(errGoexit)
-			a.stopped()
-			a.releaseToEngine()
-		}
-	}()
 	a.postStop()
 	returned = true
 	a.stopped()

@@ -28,8 +28,9 @@ var (
 	ErrNilSystem = errors.New("actorpool: nil system")
 	// ErrNilContext: a nil context was given to a call that waits.
 	ErrNilContext = errors.New("actorpool: nil context")
-	// ErrNilBehavior: Spawn was given a nil producer, or the producer
-	// returned nil.
+	// ErrNilBehavior: Spawn or NewRouter was given a nil producer. A
+	// producer that returns nil fails the actor's start (reported with
+	// this error as its cause).
 	ErrNilBehavior = errors.New("actorpool: nil behavior")
 	// ErrInvalidOption: an option was nil or given an invalid value.
 	ErrInvalidOption = errors.New("actorpool: invalid option")

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/poolkit/poolkit/internal/callback"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -85,7 +86,10 @@ func WithBudget(n int) Option {
 
 // WithDeadLetters sets a function called with every dead letter, on the
 // goroutine that stopped the actor. It must not block. Dead letters are
-// counted in Stats either way.
+// counted in Stats either way. A panic in f is counted in Stats.Panics and
+// reported; a runtime.Goexit in f ends that goroutine, as it would anywhere,
+// but the stop completes first: the letters after it are counted and
+// reported in turn, and PostStop runs.
 func WithDeadLetters(f func(DeadLetter)) Option {
 	return func(c *sysConfig) error {
 		if f == nil {
@@ -96,8 +100,11 @@ func WithDeadLetters(f func(DeadLetter)) Option {
 	}
 }
 
-// WithLogger sets where handler panics are reported (default
-// slog.Default()).
+// WithLogger sets where failed callbacks (a handler, producer, lifecycle
+// hook or dead-letter function that panicked or called runtime.Goexit)
+// are reported (default slog.Default()). The logger runs on a goroutine of
+// its own, so that a logger that panics or calls runtime.Goexit loses its
+// report and nothing else.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *sysConfig) error {
 		if l == nil {
@@ -129,7 +136,7 @@ func New(opts ...Option) (*System, error) {
 	// Each actor is in the engine's queue at most once (A1), so the queue
 	// needs room for every live actor: it overflows instead of blocking.
 	eng, err := pool.NewFunc(c.workers, runTurns, pool.WithUnboundedQueue(),
-		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.panicked(r) }))
+		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.failed(inTurn, r) }))
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +176,10 @@ func WithSupervisor(sup Supervisor) SpawnOption {
 // each restart. Spawn does not wait for PreStart: messages told to the
 // new actor are handled after it. It returns ErrNilBehavior for a nil
 // produce, ErrShutdown once Shutdown has begun, or an error matching
-// ErrInvalidOption.
+// ErrInvalidOption. A produce that returns nil, panics or calls
+// runtime.Goexit fails the start, as a PreStart that does: the failure is
+// counted in Stats.Panics and reported, naming the callback, and the actor
+// stops (its messages are dead letters; an Ask gets ErrStopped).
 func (s *System) Spawn(produce func() Behavior, opts ...SpawnOption) (Ref, error) {
 	if s == nil {
 		return Ref{}, ErrNilSystem
@@ -229,7 +239,7 @@ func (s *System) start(a *actor) error {
 // scheduled: so Invoke cannot fail here.
 func (s *System) schedule(a *actor) {
 	if err := s.eng.Invoke(a); err != nil {
-		s.logf("actorpool: an actor could not be scheduled", "err", err)
+		callback.Isolated(func() { s.logf("actorpool: an actor could not be scheduled", "err", err) })
 	}
 }
 
@@ -251,15 +261,45 @@ func (s *System) deadLetter(a *actor, e envelope, reason error) {
 		e.reply.answer(nil, reason)
 	}
 	if s.dead != nil {
-		s.dead(DeadLetter{To: Ref{a}, Sender: Ref{e.sender}, Message: e.msg, Reason: reason})
+		if r := callDead(s.dead, DeadLetter{To: Ref{a}, Sender: Ref{e.sender}, Message: e.msg, Reason: reason}); r != nil {
+			s.failed(inDeadLetters, r)
+		}
 	}
 }
 
-func (s *System) panicked(r any) {
+// callDead calls the dead-letter function f with d, and returns what f
+// panicked with, if it did. A runtime.Goexit in f unwinds the caller,
+// which completes its stop as it does (actor.dispose).
+func callDead(f func(DeadLetter), d DeadLetter) (r any) {
+	defer func() { r = recover() }()
+	f(d)
+	return nil
+}
+
+// callbackName names a user callback in a failure report.
+type callbackName string
+
+const (
+	inProducer    callbackName = "producer"
+	inPreStart    callbackName = "PreStart"
+	inReceive     callbackName = "Receive"
+	inPostStop    callbackName = "PostStop"
+	inDeadLetters callbackName = "dead-letter function"
+	inTurn        callbackName = "turn" // a panic that escaped a turn: a bug of this package
+)
+
+// failed counts and reports a user callback that panicked with r, called
+// runtime.Goexit (r is errGoexit), or, a producer, returned nil (r is
+// ErrNilBehavior). The logger is user code too, and failed is called
+// while a turn restores its books: it runs isolated, so that its own
+// panic or Goexit is lost rather than cutting that short.
+func (s *System) failed(where callbackName, r any) {
 	s.panics.Add(1)
 	buf := make([]byte, 4<<10)
 	buf = buf[:runtime.Stack(buf, false)]
-	s.logf("actorpool: handler panicked", "panic", r, "stack", string(buf))
+	callback.Isolated(func() {
+		s.logf("actorpool: "+string(where)+" failed", "callback", string(where), "panic", r, "stack", string(buf))
+	})
 }
 
 // Resize sets how many actors run at once, under the resize contract (a
@@ -341,7 +381,7 @@ type Stats struct {
 	DeadLetters uint64 // accepted messages never handled (their actor stopped)
 	MailboxFull uint64 // messages refused by a full mailbox
 	Refused     uint64 // messages refused otherwise (stopped actor, nil message or Ref)
-	Panics      uint64 // handler panics (PreStart, Receive, PostStop)
+	Panics      uint64 // failed callbacks: a producer, PreStart, Receive, PostStop or dead-letter function that panicked or called runtime.Goexit, or a producer that returned nil
 	Restarts    uint64 // restarts by supervision
 }
 

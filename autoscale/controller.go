@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/callback"
 	"github.com/poolkit/poolkit/resize"
 )
 
@@ -92,7 +93,7 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	}
 	c.obs = newObserver(src, time.Now())
 	if cfg.failures != nil {
-		c.failed = cfg.failures()
+		c.failed, _ = readFailures(cfg.failures)
 	}
 	// Before the first tick the stats say where the controller starts,
 	// not a pool of size 0.
@@ -145,7 +146,10 @@ func (c *Controller) Tick() Decision {
 		o.Backlog = c.readBacklog(f)
 	}
 	if f := c.law.cfg.failures; f != nil {
-		total := f()
+		total, ok := readFailures(f)
+		if !ok {
+			total = c.failed // a panicking counter reads as no new failures
+		}
 		if total >= c.failed { // a counter that went back (a restart) reads as none
 			o.Failures = min(total-c.failed, o.Completions)
 		}
@@ -174,11 +178,12 @@ func (c *Controller) Tick() Decision {
 }
 
 // readBacklog calls f with a context that expires after one tick. A
-// failure, or a negative count, reads as no backlog. Requires c.mu.
+// failure (an error or a panic), or a negative count, reads as no backlog.
+// Requires c.mu.
 func (c *Controller) readBacklog(f func(context.Context) (int, error)) int {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tick)
 	defer cancel()
-	n, err := f(ctx)
+	n, err := callBacklog(ctx, f)
 	if err != nil || n < 0 {
 		c.stats.BacklogErrors++
 		return 0
@@ -187,12 +192,18 @@ func (c *Controller) readBacklog(f func(context.Context) (int, error)) int {
 }
 
 // emit writes d to the WithLogger logger: a resize (or a failed one) at
-// Info (Error), a hold with a reason at Debug.
+// Info (Error), a hold with a reason at Debug. The logger is user code,
+// called with c.mu held: it runs isolated, so that its panic or
+// runtime.Goexit loses the record and nothing else.
 func (c *Controller) emit(d Decision) {
-	lg := c.law.cfg.logger
-	if lg == nil {
-		return
+	if lg := c.law.cfg.logger; lg != nil {
+		callback.Isolated(func() { c.write(lg, d) })
 	}
+}
+
+// write is emit's record. Requires c.mu (held by emit's caller, which
+// waits for it).
+func (c *Controller) write(lg *slog.Logger, d Decision) {
 	level, msg := slog.LevelDebug, "autoscale: hold"
 	switch {
 	case d.Err != nil:
@@ -228,6 +239,29 @@ func (c *Controller) emit(d Decision) {
 		attrs = append(attrs, slog.Any("error", d.Err))
 	}
 	lg.LogAttrs(ctx, level, msg, attrs...)
+}
+
+// errBacklogFailed is what a WithBacklog function that panicked or called
+// runtime.Goexit reads as.
+var errBacklogFailed = errors.New("autoscale: backlog function panicked or exited")
+
+// The backlog function and the failure counter are user code, called with
+// c.mu held: they run isolated, so that a panic or runtime.Goexit in them
+// reads as a failed reading and neither ends the caller (Run) nor leaves a
+// tick half done.
+
+func callBacklog(ctx context.Context, f func(context.Context) (int, error)) (n int, err error) {
+	if r, exited := callback.Isolated(func() { n, err = f(ctx) }); r != nil || exited {
+		return 0, errBacklogFailed
+	}
+	return n, err
+}
+
+// readFailures calls the WithFailures counter; ok is false if it panicked
+// or called runtime.Goexit.
+func readFailures(f func() uint64) (total uint64, ok bool) {
+	r, exited := callback.Isolated(func() { total = f() })
+	return total, r == nil && !exited
 }
 
 func (c *Controller) record(d Decision) {

@@ -145,7 +145,9 @@ func WithLogSize(n int) Option {
 // Controller.Log) as a structured record to l: a resize at Info, a failed
 // one at Error, a hold with a reason at Debug, each with the sizes (from,
 // to), the reason, what it has learned (class, knee) and the observation
-// behind it. A nil l is an error.
+// behind it. A nil l is an error. The logger runs on a goroutine of its
+// own, so that one that panics or calls runtime.Goexit loses its record and
+// nothing else.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		if l == nil {
@@ -166,7 +168,8 @@ func WithLogger(l *slog.Logger) Option {
 // when the workers are busy, growth sized to drain them within four
 // windows besides the arrivals, a probe's window saturated. When f fails,
 // the window has no backlog (no growth on a guess) and Stats.BacklogErrors
-// counts it. A nil f is an error.
+// counts it; an f that panics or calls runtime.Goexit (it runs on a
+// goroutine of its own) fails so too. A nil f is an error.
 func WithBacklog(f func(ctx context.Context) (int, error)) Option {
 	return func(c *config) error {
 		if f == nil {
@@ -186,7 +189,8 @@ func WithBacklog(f func(ctx context.Context) (int, error)) Option {
 // every size (poison messages, a dependency that is down) leaves the size
 // to the other signals. With no other size measured yet it steps down by
 // a tenth to find out. Failed tasks must be counted among the completed
-// ones. A nil f is an error.
+// ones. f runs on a goroutine of its own: one that panics or calls
+// runtime.Goexit reads as no new failures. A nil f is an error.
 func WithFailures(f func() uint64) Option {
 	return func(c *config) error {
 		if f == nil {

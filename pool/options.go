@@ -171,7 +171,9 @@ func WithMinWorkers(n int) Option {
 // WithPanicHandler sets the function called, on the worker goroutine, with
 // the value of a task's panic. The worker goes on with the next task. When
 // no handler is set (or h is nil), the panic and its stack are logged.
-// Either way the panic is counted in Stats.
+// Either way the panic is counted in Stats. A handler that panics in turn
+// has its panic recovered and logged; one that calls runtime.Goexit ends
+// its worker's goroutine, which is replaced, as for a task that does.
 func WithPanicHandler(h func(any)) Option {
 	return func(c *config) error { c.panicHandler = h; return nil }
 }
@@ -185,7 +187,8 @@ func WithTimings() Option {
 }
 
 // WithLogger sets an ants-style logger for the pool's own reports (panics
-// without a handler). A nil logger is an error; use WithSlog with a
+// without a handler). The pool calls a logger on a goroutine of its own: one
+// that panics or calls runtime.Goexit loses its report and nothing else. A nil logger is an error; use WithSlog with a
 // discarding handler to silence the pool.
 func WithLogger(l Logger) Option {
 	return func(c *config) error {

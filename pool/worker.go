@@ -3,6 +3,8 @@ package pool
 import (
 	"runtime"
 	"sync/atomic"
+
+	"github.com/poolkit/poolkit/internal/callback"
 )
 
 // worker is one goroutine of the engine. While it holds a gate slot it
@@ -481,13 +483,37 @@ func (e *engine[E]) idleLocked(w *worker[E]) {
 	}
 }
 
+// handlePanic passes a task's panic to the panic handler, or, without one,
+// to the logger. It runs in exec's deferred function, on the worker: a
+// panic handler that panics in turn is recovered and reported, one that
+// calls runtime.Goexit ends the worker's goroutine as a task's Goexit
+// does (the unit is already counted; loop replaces the goroutine), and
+// the logger cannot cut this short at all (report).
 func (e *engine[E]) handlePanic(r any) {
 	e.panicked.Add(1)
 	if h := e.cfg.panicHandler; h != nil {
-		h(r)
+		if again := callHandler(h, r); again != nil {
+			e.report("pool: panic handler panicked", again)
+		}
 		return
 	}
+	e.report("pool: task panicked", r)
+}
+
+// callHandler calls the panic handler h with r, and returns what h
+// panicked with, if it did.
+func callHandler(h func(any), r any) (again any) {
+	defer func() { again = recover() }()
+	h(r)
+	return nil
+}
+
+// report writes a panic, with the calling goroutine's stack, to the
+// logger. The logger is user code: it runs isolated, so that its own
+// panic or runtime.Goexit is lost rather than unwinding the worker, which
+// is restoring its books when it reports.
+func (e *engine[E]) report(msg string, r any) {
 	buf := make([]byte, 4<<10)
 	buf = buf[:runtime.Stack(buf, false)]
-	e.cfg.logf("pool: task panicked", "panic", r, "stack", string(buf))
+	callback.Isolated(func() { e.cfg.logf(msg, "panic", r, "stack", string(buf)) })
 }

@@ -1,0 +1,76 @@
+package pool_test
+
+import (
+	"context"
+	"log/slog"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+
+	"github.com/poolkit/poolkit/pool"
+)
+
+// misbehave is what a user callback does instead of returning.
+type misbehave struct {
+	name string
+	do   func()
+}
+
+var misbehaviours = []misbehave{
+	{"panics", func() { panic("callback panicked") }},
+	{"calls Goexit", runtime.Goexit},
+}
+
+// TestCallbacksMisbehave: a panic handler or a logger that panics or calls
+// runtime.Goexit costs the pool nothing: every task submitted runs exactly
+// once (or is counted as panicked), the pool keeps its width, and the
+// close returns.
+func TestCallbacksMisbehave(t *testing.T) {
+	for _, m := range misbehaviours {
+		callbacks := map[string]pool.Option{
+			"panic handler": pool.WithPanicHandler(func(any) { m.do() }),
+			"logger":        pool.WithLogger(printfFunc(func(string, ...any) { m.do() })),
+			"slog handler":  pool.WithSlog(slog.New(misbehavingHandler{m.do})),
+		}
+		for where, opt := range callbacks {
+			t.Run(where+" "+m.name, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					p, err := pool.New(2, pool.WithQueueSize(4), opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var ran atomic.Int32
+					const tasks = 40
+					for i := range tasks {
+						task := func() { ran.Add(1) }
+						if i%2 == 0 {
+							task = func() { panic("task panicked") }
+						}
+						if err := p.Submit(task); err != nil {
+							t.Fatalf("Submit %d: %v", i, err)
+						}
+					}
+					synctest.Wait()
+					if got := ran.Load(); got != tasks/2 {
+						t.Errorf("%d of %d returning tasks ran", got, tasks/2)
+					}
+					if s := p.Stats(); s.Completed != tasks || s.Panicked != tasks/2 || s.Running != 0 {
+						t.Errorf("Completed %d, Panicked %d, Running %d; want %d, %d, 0", s.Completed, s.Panicked, s.Running, tasks, tasks/2)
+					}
+					assertFullWidth(t, p, 2)
+					if err := p.ReleaseContext(context.Background()); err != nil {
+						t.Errorf("ReleaseContext: %v", err)
+					}
+				})
+			})
+		}
+	}
+}
+
+type misbehavingHandler struct{ do func() }
+
+func (h misbehavingHandler) Enabled(context.Context, slog.Level) bool  { return true }
+func (h misbehavingHandler) Handle(context.Context, slog.Record) error { h.do(); return nil }
+func (h misbehavingHandler) WithAttrs([]slog.Attr) slog.Handler        { return h }
+func (h misbehavingHandler) WithGroup(string) slog.Handler             { return h }
