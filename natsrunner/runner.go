@@ -109,6 +109,9 @@ type Runner struct {
 
 	running  atomic.Bool
 	finished chan struct{} // signalled (non-blocking) by each finishing task
+	// inPool counts the runner's tasks submitted to the pool and not yet
+	// returned from it: its own exact share of the pool's work (free).
+	inPool atomic.Int64
 
 	mu       sync.Mutex
 	inflight map[*entry]struct{}
@@ -338,10 +341,14 @@ func sleep(ctx context.Context, d time.Duration) {
 }
 
 // free is how many tasks the pool could start now, plus the queue the
-// runner may keep in it (WithQueued).
+// runner may keep in it (WithQueued). Stats' fields are read one after
+// another, so a task passing from the queue to a worker between two reads
+// is counted in neither; the runner's own count of its tasks in the pool
+// is exact, and the larger of the two is what fills the pool.
 func (r *Runner) free() int {
 	s := r.pool.Stats()
-	return s.Cap - s.Running - s.Waiting + r.cfg.queued
+	busy := max(s.Running+s.Waiting, int(r.inPool.Load()))
+	return s.Cap - busy + r.cfg.queued
 }
 
 // waitRoom returns when one of the runner's tasks finished, ctx is done,
@@ -382,7 +389,9 @@ func (r *Runner) dispatch(ctx, hctx context.Context, msg jetstream.Msg) error {
 	r.mu.Lock()
 	r.inflight[e] = struct{}{}
 	r.mu.Unlock()
+	r.inPool.Add(1)
 	if err := r.pool.SubmitContext(ctx, func() { r.process(hctx, e) }); err != nil {
+		r.inPool.Add(-1)
 		if r.take(e) {
 			r.settle(e, Naked, nil)
 		}
@@ -442,6 +451,7 @@ func (r *Runner) signal() {
 // process is the pool task for one message.
 func (r *Runner) process(hctx context.Context, e *entry) {
 	defer r.signal()
+	defer r.inPool.Add(-1) // before the signal: a woken loop sees the room
 	if !r.owned(e) {
 		return // nak'd by the drain before it started
 	}
