@@ -7,3 +7,6 @@ func TimedWorkers(r *Router) int {
 	defer r.tmu.Unlock()
 	return len(r.tm.live)
 }
+
+// ShuttingDown reports whether Shutdown has begun on s.
+func ShuttingDown(s *System) bool { return s.shuttingDown() }
