@@ -118,15 +118,11 @@ func (c *Controller) Run(ctx context.Context) error {
 	}
 	t := time.NewTicker(c.tick)
 	defer t.Stop()
-	closer, _ := c.r.(interface{ IsClosed() bool })
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
-			if closer != nil && closer.IsClosed() {
-				return fmt.Errorf("autoscale: target: %w", resize.ErrClosed)
-			}
 			if d := c.Tick(); d.Err != nil {
 				return d.Err
 			}
@@ -137,10 +133,18 @@ func (c *Controller) Run(ctx context.Context) error {
 // Tick observes the window since the previous tick, decides, and resizes
 // the target if the size changes. Run calls it; call it yourself to drive
 // the controller from your own loop.
+//
+// On a target that reports itself closed (an IsClosed method, as pool's
+// pools have), Tick changes nothing, the controller's books included, and
+// returns a Decision whose Err matches resize.ErrClosed and whose Cause is
+// empty.
 func (c *Controller) Tick() Decision {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	size := c.r.Cap()
+	if closer, ok := c.r.(interface{ IsClosed() bool }); ok && closer.IsClosed() {
+		return Decision{From: size, To: size, Err: errTargetClosed}
+	}
 	o := c.obs.observe(time.Now(), size)
 	if f := c.law.cfg.backlog; f != nil {
 		o.Backlog = c.readBacklog(f)
@@ -240,6 +244,8 @@ func (c *Controller) write(lg *slog.Logger, d Decision) {
 	}
 	lg.LogAttrs(ctx, level, msg, attrs...)
 }
+
+var errTargetClosed = fmt.Errorf("autoscale: target: %w", resize.ErrClosed)
 
 // errBacklogFailed is what a WithBacklog function that panicked or called
 // runtime.Goexit reads as.

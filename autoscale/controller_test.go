@@ -324,7 +324,8 @@ func TestDecisionCauses(t *testing.T) {
 }
 
 // TestRunStopsWithContext: Run ticks until its context ends and returns
-// ctx.Err(); a closed target ends it with the resize error.
+// ctx.Err(); a closed target ends it with the resize error, and a Tick on
+// it returns that error and changes nothing.
 func TestRunStopsWithContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(4)
@@ -344,6 +345,16 @@ func TestRunStopsWithContext(t *testing.T) {
 		wg.Wait()
 		if !errors.Is(runErr, resize.ErrClosed) {
 			t.Errorf("Run on a released pool = %v, want resize.ErrClosed", runErr)
+		}
+		// A controller outliving its pool changes nothing, its books
+		// included: Tick reports the close.
+		before := c.Stats()
+		time.Sleep(time.Second)
+		if d := c.Tick(); !errors.Is(d.Err, resize.ErrClosed) || d.To != d.From {
+			t.Errorf("Tick on a released pool = %d -> %d, %v; want no change and resize.ErrClosed", d.From, d.To, d.Err)
+		}
+		if after := c.Stats(); after.Ticks != before.Ticks {
+			t.Errorf("Tick on a released pool counted: Ticks %d -> %d", before.Ticks, after.Ticks)
 		}
 	})
 }
