@@ -58,7 +58,8 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 func (f *Future[T]) Done() <-chan struct{} { return f.done }
 
 // Wait blocks until the task has finished or ctx is done, and returns the
-// task's result, or the zero value and ctx.Err(). A task that panicked
+// task's result, or the zero value and ctx.Err(). A task that ReleaseNow
+// handed back finishes when the function ReleaseNow gave for it runs. A task that panicked
 // yields a *PanicError. The task's return synchronizes before Wait returns
 // its result. A nil ctx is an error (ErrNilContext).
 //

@@ -79,7 +79,9 @@ func (g *Group) Go(task func() error) {
 }
 
 // Wait blocks until every task whose Go call submitted it has returned,
-// then returns the first error of the group, or nil.
+// then returns the first error of the group, or nil. A task that
+// ReleaseNow handed back has not returned: the function ReleaseNow gave
+// for it runs it, and Wait waits until then.
 //
 // Called from inside a task of the group's pool, it does not wait for
 // tasks queued behind its own, which might need its slot to run: it runs
