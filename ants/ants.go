@@ -74,23 +74,14 @@ var (
 // Errors that ants does not have, for the inputs it accepts and poolkit
 // refuses (see the package documentation).
 var (
-	// ErrInvalidPoolSize is matched by the error of a constructor given a
-	// size below 1, and returned by Resize for one. There is no unlimited
-	// pool: ants took a size below 1 to mean one. It is pool.ErrInvalidSize
-	// (and resize.ErrInvalidSize).
+	// ErrInvalidPoolSize is returned by Resize for a size below 1 (for a
+	// multi-pool, below its number of sub-pools), where Tune, as in ants,
+	// ignores it. It is pool.ErrInvalidSize (and resize.ErrInvalidSize).
 	ErrInvalidPoolSize = pool.ErrInvalidSize
 
 	// ErrNilTask is returned by Submit for a nil task, on an open pool.
 	// It is pool.ErrNilTask.
 	ErrNilTask = pool.ErrNilTask
-
-	// ErrNilContext is returned by ReleaseContext for a nil context; the
-	// pool is released all the same. It is pool.ErrNilContext.
-	ErrNilContext = pool.ErrNilContext
-
-	// ErrInvalidOption is matched by the error of a constructor given a
-	// negative MaxBlockingTasks. It is pool.ErrInvalidOption.
-	ErrInvalidOption = pool.ErrInvalidOption
 )
 
 // Logger is used for logging formatted messages: the reports of panics

@@ -3,6 +3,7 @@ package ants_test
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,53 +22,120 @@ func mustPool(t *testing.T, size int, opts ...ants.Option) *ants.Pool {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := p.ReleaseTimeout(10 * time.Second); err != nil {
+		if err := p.ReleaseTimeout(10 * time.Second); err != nil && err != ants.ErrPoolClosed {
 			t.Errorf("ReleaseTimeout: %v", err)
 		}
 	})
 	return p
 }
 
-// TestSizeBelowOne checks that no constructor takes a size below 1 to mean
-// an unlimited pool.
-func TestSizeBelowOne(t *testing.T) {
-	fn := func(any) {}
-	for _, size := range []int{0, -1} {
-		_, err := ants.NewPool(size)
-		if !errors.Is(err, ants.ErrInvalidPoolSize) || !errors.Is(err, resize.ErrInvalidSize) {
-			t.Errorf("NewPool(%d): %v, want ErrInvalidPoolSize", size, err)
-		}
-		_, err = ants.NewPoolWithFunc(size, fn)
-		if !errors.Is(err, ants.ErrInvalidPoolSize) {
-			t.Errorf("NewPoolWithFunc(%d): %v, want ErrInvalidPoolSize", size, err)
-		}
-		_, err = ants.NewPoolWithFuncGeneric(size, func(int) {})
-		if !errors.Is(err, ants.ErrInvalidPoolSize) {
-			t.Errorf("NewPoolWithFuncGeneric(%d): %v, want ErrInvalidPoolSize", size, err)
-		}
-		_, err = ants.NewMultiPool(2, size, ants.RoundRobin)
-		if !errors.Is(err, ants.ErrInvalidPoolSize) {
-			t.Errorf("NewMultiPool(2, %d): %v, want ErrInvalidPoolSize", size, err)
-		}
-	}
-	// Every invalid input is reported, ants' errors included.
-	for _, size := range []int{0, -1} {
-		_, err := ants.NewPool(size, ants.WithPreAlloc(true), ants.WithExpiryDuration(-1))
-		for _, want := range []error{ants.ErrInvalidPoolSize, ants.ErrInvalidPreAllocSize, ants.ErrInvalidPoolExpiry} {
-			if !errors.Is(err, want) {
-				t.Errorf("NewPool(%d, PreAlloc, expiry -1): %v, want it to match %v", size, err, want)
+// TestUnlimitedPools checks ants' sizes: below 1, and above
+// math.MaxInt32 (math.MaxInt is -1 to ants), a pool of every type is
+// unlimited: Cap and Free are -1, no submission ever waits, and Tune
+// leaves it unlimited; Resize, which ants lacks, gives it a capacity. A
+// multi-pool of unlimited sub-pools sums their -1s, as ants does.
+func TestUnlimitedPools(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, size := range []int{0, -1, math.MaxInt} {
+			p, err := ants.NewPool(size)
+			if err != nil {
+				t.Fatalf("NewPool(%d): %v", size, err)
+			}
+			if p.Cap() != -1 || p.Free() != -1 {
+				t.Errorf("NewPool(%d): Cap %d, Free %d; want -1, -1", size, p.Cap(), p.Free())
+			}
+			hold := make(chan struct{})
+			const tasks = 200
+			for i := range tasks {
+				if err := p.Submit(func() { <-hold }); err != nil {
+					t.Fatalf("NewPool(%d): Submit %d: %v", size, i, err)
+				}
+			}
+			synctest.Wait()
+			if p.Running() != tasks || p.Waiting() != 0 {
+				t.Errorf("NewPool(%d): Running %d, Waiting %d with %d tasks submitted; want %d, 0", size, p.Running(), p.Waiting(), tasks, tasks)
+			}
+			p.Tune(5)
+			if p.Cap() != -1 {
+				t.Errorf("NewPool(%d): Cap %d after Tune(5), want -1: ants' Tune ignores an unlimited pool", size, p.Cap())
+			}
+			close(hold)
+			synctest.Wait()
+			err = p.Resize(3)
+			synctest.Wait() // the idle workers above 3 exit
+			if err != nil || p.Cap() != 3 || p.Running() != 3 || p.Free() != 0 {
+				t.Errorf("NewPool(%d): Resize(3) = %v, Cap %d, Running %d, Free %d; want nil, 3, 3, 0", size, err, p.Cap(), p.Running(), p.Free())
+			}
+			if err := p.ReleaseTimeout(time.Second); err != nil {
+				t.Fatal(err)
 			}
 		}
+		fp, err := ants.NewPoolWithFunc(-1, func(any) {})
+		if err != nil || fp.Cap() != -1 {
+			t.Errorf("NewPoolWithFunc(-1): %v, Cap %d; want an unlimited pool", err, fp.Cap())
+		} else {
+			fp.Release()
+		}
+		gp, err := ants.NewPoolWithFuncGeneric(0, func(int) {})
+		if err != nil || gp.Cap() != -1 {
+			t.Errorf("NewPoolWithFuncGeneric(0): %v, Cap %d; want an unlimited pool", err, gp.Cap())
+		} else {
+			gp.Release()
+		}
+		mp, err := ants.NewMultiPool(10, -1, ants.RoundRobin)
+		if err != nil || mp.Cap() != -10 || mp.Free() != -10 {
+			t.Fatalf("NewMultiPool(10, -1): %v, Cap %d, Free %d; want unlimited sub-pools, -10, -10", err, mp.Cap(), mp.Free())
+		}
+		hold := make(chan struct{})
+		for i := range 100 {
+			if err := mp.Submit(func() { <-hold }); err != nil {
+				t.Fatalf("multi-pool Submit %d: %v", i, err)
+			}
+		}
+		synctest.Wait()
+		if mp.Running() != 100 {
+			t.Errorf("multi-pool Running %d with 100 tasks, want 100", mp.Running())
+		}
+		close(hold)
+		if err := mp.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestConstructorErrors checks what ants refuses and what it accepts: a
+// pre-allocated pool needs a size; a negative expiry is an error unless
+// purging is off; a negative MaxBlockingTasks refuses every submitter that
+// would wait, as ants' check does.
+func TestConstructorErrors(t *testing.T) {
+	for _, size := range []int{0, -1} {
+		if _, err := ants.NewPool(size, ants.WithPreAlloc(true)); err != ants.ErrInvalidPreAllocSize {
+			t.Errorf("NewPool(%d, PreAlloc): %v, want ErrInvalidPreAllocSize", size, err)
+		}
 	}
-	if _, err := ants.NewPool(1, ants.WithMaxBlockingTasks(-1)); !errors.Is(err, ants.ErrInvalidOption) {
-		t.Errorf("negative MaxBlockingTasks: %v, want ErrInvalidOption", err)
+	if _, err := ants.NewPool(1, ants.WithExpiryDuration(-1)); !errors.Is(err, ants.ErrInvalidPoolExpiry) {
+		t.Errorf("negative expiry: %v, want ErrInvalidPoolExpiry", err)
 	}
-	// A negative expiry is ignored when purging is off, as in ants.
 	p, err := ants.NewPool(1, ants.WithDisablePurge(true), ants.WithExpiryDuration(-1))
 	if err != nil {
 		t.Fatalf("DisablePurge with a negative expiry: %v", err)
 	}
 	p.Release()
+	synctest.Test(t, func(t *testing.T) {
+		q, err := ants.NewPool(1, ants.WithMaxBlockingTasks(-1))
+		if err != nil {
+			t.Fatalf("negative MaxBlockingTasks: %v", err)
+		}
+		hold := make(chan struct{})
+		_ = q.Submit(func() { <-hold })
+		if err := q.Submit(func() {}); err != ants.ErrPoolOverload {
+			t.Errorf("Submit to a busy pool with MaxBlockingTasks -1: %v, want ErrPoolOverload", err)
+		}
+		close(hold)
+		if err := q.ReleaseTimeout(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestNilTaskAndNilArgument checks Submit(nil) and PoolWithFunc's nil
@@ -202,9 +270,7 @@ func TestAdmission(t *testing.T) {
 			}
 		}
 		close(second)
-		if err := q.ReleaseTimeout(time.Second); err != nil {
-			t.Fatal(err)
-		}
+		synctest.Wait()
 		if started[1].Load() || started[2].Load() {
 			t.Error("a task refused with ErrPoolClosed ran")
 		}
@@ -214,72 +280,120 @@ func TestAdmission(t *testing.T) {
 	})
 }
 
-// TestRunningCountsTasks checks that Running counts running tasks, not the
-// idle workers that ants counts.
-func TestRunningCountsTasks(t *testing.T) {
+// TestRunningCountsWorkers checks that Running counts live workers, idle
+// ones included, as ants does: with purging off they count for ever, and
+// Free stays 0; with an expiry they count until they expire.
+func TestRunningCountsWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := ants.NewPool(4, ants.WithDisablePurge(true))
-		hold := make(chan struct{})
-		for range 4 {
-			_ = p.Submit(func() { <-hold })
-		}
-		if p.Running() != 4 || p.Free() != 0 {
-			t.Errorf("Running %d, Free %d with 4 tasks running; want 4, 0", p.Running(), p.Free())
-		}
-		close(hold)
-		synctest.Wait()
-		if p.Running() != 0 || p.Free() != 4 || p.Stats().Workers != 4 {
-			t.Errorf("Running %d, Free %d, workers %d after the tasks; want 0, 4, 4", p.Running(), p.Free(), p.Stats().Workers)
-		}
-		if err := p.ReleaseTimeout(time.Second); err != nil {
-			t.Fatal(err)
+		for _, purge := range []bool{false, true} {
+			opts := []ants.Option{ants.WithDisablePurge(!purge)}
+			if purge {
+				opts = append(opts, ants.WithExpiryDuration(time.Second))
+			}
+			p, _ := ants.NewPool(4, opts...)
+			hold := make(chan struct{})
+			for range 4 {
+				_ = p.Submit(func() { <-hold })
+			}
+			if p.Running() != 4 || p.Free() != 0 {
+				t.Errorf("purge %v: Running %d, Free %d with 4 tasks running; want 4, 0", purge, p.Running(), p.Free())
+			}
+			close(hold)
+			synctest.Wait()
+			if p.Running() != 4 || p.Free() != 0 || p.Stats().Running != 0 {
+				t.Errorf("purge %v: Running %d, Free %d, tasks running %d with the workers idle; want 4, 0, 0", purge, p.Running(), p.Free(), p.Stats().Running)
+			}
+			time.Sleep(3 * time.Second)
+			synctest.Wait()
+			want := 4
+			if purge {
+				want = 0
+			}
+			if p.Running() != want || p.Free() != 4-want {
+				t.Errorf("purge %v: Running %d, Free %d after 3s idle; want %d, %d", purge, p.Running(), p.Free(), want, 4-want)
+			}
+			if err := p.ReleaseTimeout(time.Second); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }
 
-// TestReleaseNowWaitLater checks that a second ReleaseTimeout waits for the
-// tasks, where ants returns ErrPoolClosed at once, and that ReleaseContext
-// refuses a nil context but releases the pool.
-func TestReleaseNowWaitLater(t *testing.T) {
+// TestRepeatedRelease checks releases as ants answers them: a release
+// waits for the tasks or times out; any release of a released pool,
+// Release's included, returns ErrPoolClosed at once; ReleaseContext(nil)
+// releases and returns nil.
+func TestRepeatedRelease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := ants.NewPool(1)
 		var done atomic.Bool
 		_ = p.Submit(func() { time.Sleep(time.Second); done.Store(true) })
-		p.Release()
 		if err := p.ReleaseTimeout(time.Millisecond); err != ants.ErrTimeout {
 			t.Errorf("ReleaseTimeout before the task ends: %v, want ErrTimeout", err)
 		}
-		if err := p.ReleaseTimeout(2 * time.Second); err != nil || !done.Load() {
-			t.Errorf("ReleaseTimeout after Release: %v (task done: %v), want nil after the task", err, done.Load())
+		if err := p.ReleaseTimeout(2 * time.Second); err != ants.ErrPoolClosed || done.Load() {
+			t.Errorf("second ReleaseTimeout: %v (task done: %v), want ErrPoolClosed at once", err, done.Load())
+		}
+		if err := p.ReleaseContext(context.Background()); err != ants.ErrPoolClosed {
+			t.Errorf("ReleaseContext after ReleaseTimeout: %v, want ErrPoolClosed", err)
 		}
 
 		q, _ := ants.NewPool(1)
-		//lint:ignore SA1012 the nil context is the input under test
-		if err := q.ReleaseContext(nil); err != ants.ErrNilContext || !q.IsClosed() {
-			t.Errorf("ReleaseContext(nil): %v, closed %v; want ErrNilContext, closed", err, q.IsClosed())
+		q.Release()
+		if err := q.ReleaseTimeout(time.Second); err != ants.ErrPoolClosed {
+			t.Errorf("ReleaseTimeout after Release: %v, want ErrPoolClosed", err)
 		}
+		r, _ := ants.NewPool(1)
+		//lint:ignore SA1012 the nil context is the input under test
+		if err := r.ReleaseContext(nil); err != nil || !r.IsClosed() {
+			t.Errorf("ReleaseContext(nil): %v, closed %v; want nil, closed", err, r.IsClosed())
+		}
+		time.Sleep(time.Second)
 	})
 }
 
-// TestTuneAfterRelease checks that Tune on a released pool changes
-// nothing, and that Resize says why.
+// TestTuneAsAnts checks that Tune ignores what ants' Tune ignores (a pool
+// built WithPreAlloc, a size below 1), while Resize resizes a
+// pre-allocated pool.
+func TestTuneAsAnts(t *testing.T) {
+	p, _ := ants.NewPool(4, ants.WithPreAlloc(true))
+	p.Tune(2)
+	if p.Cap() != 4 {
+		t.Errorf("Cap %d after Tune(2) on a pre-allocated pool of 4, want 4", p.Cap())
+	}
+	p.Tune(-3)
+	if err := p.Resize(2); err != nil || p.Cap() != 2 {
+		t.Errorf("Resize(2) on a pre-allocated pool: %v, Cap %d; want nil, 2", err, p.Cap())
+	}
+	q, _ := ants.NewPool(4)
+	q.Tune(math.MaxInt)
+	if q.Cap() != resize.MaxSize {
+		t.Errorf("Cap %d after Tune(math.MaxInt), want %d", q.Cap(), resize.MaxSize)
+	}
+	p.Release()
+	q.Release()
+}
+
+// TestTuneAfterRelease checks that Tune on a released pool sets the
+// capacity it reopens with, as in ants, while Resize reports the close and
+// changes nothing.
 func TestTuneAfterRelease(t *testing.T) {
 	p, _ := ants.NewPool(2)
 	p.Release()
-	p.Tune(5)
-	if p.Cap() != 2 {
-		t.Errorf("Cap %d after Tune(5) on a released pool, want 2", p.Cap())
+	if err := p.Resize(5); !errors.Is(err, ants.ErrPoolClosed) || p.Cap() != 2 {
+		t.Errorf("Resize on a released pool: %v, Cap %d; want ErrPoolClosed, 2", err, p.Cap())
 	}
-	if err := p.Resize(5); !errors.Is(err, ants.ErrPoolClosed) {
-		t.Errorf("Resize on a released pool: %v, want ErrPoolClosed", err)
+	p.Tune(5)
+	if p.Cap() != 5 {
+		t.Errorf("Cap %d after Tune(5) on a released pool, want 5, as ants reports", p.Cap())
 	}
 	p.Reboot()
-	if p.Cap() != 2 || p.IsClosed() {
-		t.Errorf("after Reboot: Cap %d, closed %v; want 2, open", p.Cap(), p.IsClosed())
+	if p.Cap() != 5 || p.IsClosed() {
+		t.Errorf("after Reboot: Cap %d, closed %v; want 5, open", p.Cap(), p.IsClosed())
 	}
 	p.Tune(0)
-	if err := p.Resize(0); !errors.Is(err, ants.ErrInvalidPoolSize) || p.Cap() != 2 {
-		t.Errorf("Resize(0): %v, Cap %d; want ErrInvalidPoolSize, 2", err, p.Cap())
+	if err := p.Resize(0); !errors.Is(err, ants.ErrInvalidPoolSize) || p.Cap() != 5 {
+		t.Errorf("Resize(0): %v, Cap %d; want ErrInvalidPoolSize, 5", err, p.Cap())
 	}
 	p.Release()
 }
@@ -288,7 +402,11 @@ func TestTuneAfterRelease(t *testing.T) {
 // idle workers at hand, which ants lets run above the new capacity.
 func TestShrinkGate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := ants.NewPool(3, ants.WithNonblocking(true), ants.WithPreAlloc(true))
+		p, _ := ants.NewPool(3, ants.WithNonblocking(true))
+		for range 3 { // three idle workers at hand
+			_ = p.Submit(func() { time.Sleep(time.Millisecond) })
+		}
+		time.Sleep(2 * time.Millisecond)
 		block := make(chan struct{})
 		_ = p.Submit(func() { <-block })
 		p.Tune(1)

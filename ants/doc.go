@@ -10,12 +10,39 @@
 // option, the load-balancing strategies, the error values, the constants,
 // and the default pool's functions (Submit, Running, Cap, Free, Release,
 // ReleaseTimeout, ReleaseContext, Reboot). Each pool is a thin wrapper
-// around a pool.Pool or pool.FuncPool, so it keeps that engine's speed and
-// its contract (SPEC.md at the root of the repository). ants' own test
-// suite, unchanged but for its import path, runs against this package in
-// CI (ants/upstream): 54 of its 68 tests, examples and benchmarks pass; the
-// other 14 assert behaviours listed below, each named with its reason in
+// around a pool.Pool or pool.FuncPool, so it runs on that engine.
+//
+// The rule: it does what ants does wherever ants' documentation, its
+// examples or its own tests define the behaviour, and differs only where
+// ants breaks its own contract (a task started above the capacity after a
+// shrink, a lost wake-up, a call that waits for ever on itself, a task
+// silently dropped); each such difference is listed below with its
+// evidence. Package pool keeps poolkit's contract (SPEC.md at the root of
+// the repository); this package keeps ants'. ants' own test suite,
+// unchanged but for its import path, runs against it in CI
+// (ants/upstream); the tests that fail, and why, are listed in
 // ants/upstream/known-failures.txt.
+//
+// # What ants defines, kept
+//
+//   - Sizes: a size below 1 makes an unlimited pool, for every pool type
+//     and for a multi-pool's sub-pools, and so does a size above
+//     math.MaxInt32 (ants truncates sizes to 32 bits, so math.MaxInt is -1
+//     to it); Cap and Free are -1 (a multi-pool sums its sub-pools'), and
+//     no submission waits. WithPreAlloc needs a size
+//     (ErrInvalidPreAllocSize).
+//   - Gauges: Running counts live workers, idle ones included, until they
+//     expire; Free is Cap minus Running (negative after a shrink below the
+//     live workers); Waiting counts the submitters blocked in Submit.
+//   - Tune is ignored on an unlimited pool, on one built WithPreAlloc and
+//     for a size below 1; on a released pool it sets the capacity the pool
+//     reopens with. A multi-pool's Tune(n) tunes each sub-pool to n, so its
+//     Cap, the sum, is n times the number of sub-pools.
+//   - Releases: ReleaseTimeout and ReleaseContext release the pool and wait
+//     for its tasks; on a pool already released they return ErrPoolClosed
+//     at once; ReleaseContext(nil) releases and returns nil.
+//   - A negative MaxBlockingTasks lets no submitter wait, as ants' check
+//     does.
 //
 // # Admission
 //
@@ -29,39 +56,25 @@
 // the oldest blocked submitter's task itself, with no goroutine switch
 // (the engine's rule W5). Release wakes the blocked submitters with
 // ErrPoolClosed, and their tasks never run. For a pool with a queue, which
-// runs tiny tasks about four times as fast as ants, use pool.New.
+// runs tiny tasks several times as fast as ants, use pool.New.
 //
 // # Where it differs from ants
 //
-// Each difference is deliberate: ants' behaviour there loses work, breaks
-// the capacity bound, or reports a number nobody set. The SPEC.md clause
-// that poolkit keeps instead is in brackets.
+// Each difference is where ants breaks its own contract. The SPEC.md
+// clause that poolkit keeps instead is in brackets; MATRIX.md shows ants
+// failing it.
 //
-//   - A size below 1 is an error matching ErrInvalidPoolSize, never an
-//     unlimited pool: a zero from an unset configuration should not remove
-//     the bound. DefaultAntsPoolSize (math.MaxInt32) is the practically
-//     unbounded size, as ants' own default pool uses. [NEW-1]
 //   - Submit(nil) returns ErrNilTask (ErrPoolClosed on a released pool, as
-//     in ants); ants accepts it and its worker exits on it. [SUB-1]
+//     in ants); ants accepts it, and its worker then panics calling it, or,
+//     in a PoolWithFunc, exits. [SUB-1]
 //   - PoolWithFunc takes nil as an argument like any other and calls the
 //     function with it; ants' worker takes a nil argument as its signal to
 //     exit, so the call is silently dropped. [SUB-7, ONCE-1]
-//   - Running counts running tasks, not live workers: idle workers are not
-//     counted, so Running falls to zero when the tasks return, and Free
-//     (Cap minus Running) says how many tasks could start now, never less
-//     than zero. ants counts idle workers, so its Free is 0 while they wait
-//     for work, and negative after a shrink. [CNT-1]
 //   - A shrink by Tune never lets a task start while the new capacity or
 //     more run, idle workers or not, and a worker between two tasks does not
 //     start the next above it; ants reuses idle workers above a shrunk
-//     capacity. A grow's wake-up is never lost. [CAP-2, CAP-7, CAP-8]
-//   - Tune on a released pool is ignored, as Resize reports with
-//     ErrPoolClosed; ants stores it. Tune works on a pool built WithPreAlloc,
-//     where ants ignores it. [RSZ-5]
-//   - ReleaseTimeout and ReleaseContext on a pool already released wait for
-//     its tasks like the first call (release now, wait later) and return nil
-//     once they have finished; ants returns ErrPoolClosed at once, without
-//     waiting. [CLS-6, API-9]
+//     capacity. A grow's wake-up is never lost (ants' Broadcast can miss a
+//     submitter on its way to wait). [CAP-2, CAP-7, CAP-8]
 //   - ReleaseContext and ReleaseTimeout called from inside a task of the
 //     same pool release it and return pool.ErrInsideTask at once, where
 //     ants waits until ctx is done (for ever with a context that never is:
@@ -73,45 +86,29 @@
 //     own task holds (ants does: ants#197): after 10 ms it runs the oldest
 //     blocked submitter's task in its own task's slot, and, with none
 //     blocked, its own task, then returns. [API-32]
-//   - ReleaseContext(nil) releases the pool without waiting, as in ants, but
-//     returns ErrNilContext instead of nil: every context parameter of
-//     poolkit refuses nil.
 //   - Reboot called from inside a task returns at once, and the pool reopens
 //     when the task has returned; in ants it blocks for ever. A close racing
 //     Reboot neither hangs nor times out. [CLS-8, CLS-9, CLS-10]
-//   - A MultiPool's Tune(n) and Resize(n) set the capacity of the whole
-//     multi-pool, spread evenly over its sub-pools, and Cap returns n. ants
-//     gives each sub-pool n, so its Cap then reports n times the number of
-//     sub-pools: a size nobody set, which would mislead an autoscaler. n below
-//     the number of sub-pools is an error (each keeps at least one slot).
-//     Each sub-pool bounds its own share, as in ants, not the total: after a
-//     shrink, more than Cap() tasks may run until the excess of the
-//     sub-pools that ran above their new share drains. A single Pool keeps
-//     the bound exactly. [RSZ-1; DROP-6]
 //   - A MultiPool's ReleaseTimeout returns an error matching ErrTimeout, and
 //     its ReleaseContext one matching ctx.Err(); ants flattens the sub-pools'
-//     errors into a string that errors.Is cannot match.
-//   - A panicking task does not end its worker goroutine; ants ends it and
-//     starts another. Either way the capacity is kept and the handler is
-//     called once with the panic value. [PAN-1, PAN-2]
-//   - WithPreAlloc starts Cap() workers when the pool is built (ants
-//     allocates their queue) and leaves the pool resizable.
-//   - A negative MaxBlockingTasks is an error matching ErrInvalidOption;
-//     ants takes it to mean that every blocked submission is refused.
-//   - The error values that mean what poolkit's errors mean are those
-//     errors (ErrPoolClosed is pool.ErrPoolClosed, and so on), so errors.Is
-//     and == match either name; their messages are poolkit's.
-//   - Loading the package starts no goroutine: the default pool, like every
-//     pool, starts workers only for tasks, and idle expiry needs no
-//     goroutine of its own (ants starts two per pool, the default one at
-//     import).
+//     errors into a string that errors.Is cannot match. [CLS-5]
+//
+// Beneath the contract, not observable through ants' API: a panicking task
+// does not end its worker goroutine (ants ends it and starts another; the
+// handler is called once with the panic value either way); loading the
+// package starts no goroutine (ants starts two per pool, the default one at
+// import); and the error values that mean what poolkit's errors mean are
+// those errors (ErrPoolClosed is pool.ErrPoolClosed, and so on), so
+// errors.Is and == match either name, but their messages are poolkit's.
 //
 // # Beyond ants
 //
 // Every pool also has Resize(n) error, so it implements resize.Resizer and
-// the autoscaler can drive it, and the single pools have Stats. ErrNilTask,
-// ErrNilContext, ErrInvalidPoolSize and ErrInvalidOption name the inputs it
-// refuses.
+// the autoscaler can drive it: it reports what Tune ignores, resizes a
+// pre-allocated pool, gives an unlimited one a capacity, and on a
+// multi-pool sets the total, spread over the sub-pools (each keeps at least
+// one slot). The single pools have Stats. ErrNilTask and
+// ErrInvalidPoolSize name the inputs it refuses.
 //
 // # Side by side with package pool
 //
@@ -123,10 +120,11 @@
 //	NewPool(n, opts...)               pool.New(n, opts..., pool.WithQueueSize(0))
 //	NewPoolWithFuncGeneric(n, fn)     pool.NewFunc(n, fn)
 //	p.Submit(f), p.Invoke(x)          same; also SubmitContext, InvokeContext
-//	p.Tune(n)                         same; Resize(n) error reports what Tune ignores
-//	p.Running(), Free, Cap, Waiting   same (with a queue, Waiting counts queued tasks too)
+//	p.Tune(n)                         same; also Resize(n) error
+//	p.Running(), Free()               Running, Free count tasks, not live workers
+//	p.Cap(), Waiting()                same (with a queue, Waiting counts queued tasks too)
 //	p.Release()                       same, but queued tasks run; ReleaseNow hands them back
-//	p.ReleaseTimeout(d)               same
+//	p.ReleaseTimeout(d)               same, and it also waits after a Release
 //	p.Reboot(), p.IsClosed()          same
 //	With... options                   same names; also WithQueueSize, WithMinWorkers,
 //	                                  WithSlog, WithUnboundedQueue

@@ -54,15 +54,19 @@ func ExamplePoolWithFunc() {
 	// Output: 3
 }
 
-// Tune on a multi-pool sets the capacity of the whole multi-pool, and Cap
-// reports it.
+// Tune on a multi-pool tunes each sub-pool, as in ants, and Cap reports the
+// sum; Resize sets the sum.
 func ExampleMultiPool_Tune() {
 	mp, err := ants.NewMultiPool(4, 8, ants.LeastTasks)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(mp.Cap())
-	mp.Tune(12) // three slots in each of the four sub-pools
+	mp.Tune(3) // as in ants: three slots in each of the four sub-pools
+	fmt.Println(mp.Cap())
+	if err := mp.Resize(20); err != nil { // the total: five in each
+		panic(err)
+	}
 	fmt.Println(mp.Cap())
 	if err := mp.Resize(2); err != nil {
 		fmt.Println(err)
@@ -71,6 +75,7 @@ func ExampleMultiPool_Tune() {
 	// Output:
 	// 32
 	// 12
+	// 20
 	// ants: capacity 2 for 4 sub-pools: resize: invalid size
 }
 

@@ -26,9 +26,12 @@ const (
 
 // subPool is what a multi-pool needs of its sub-pools.
 type subPool interface {
+	busy() int
 	Running() int
 	Free() int
 	Waiting() int
+	Cap() int
+	Tune(size int)
 	Resize(n int) error
 	Release()
 	releaseDone() <-chan struct{}
@@ -38,12 +41,15 @@ type subPool interface {
 // multi is the part of MultiPool, MultiPoolWithFunc and
 // MultiPoolWithFuncGeneric that does not depend on the task type.
 //
-// The capacity of a multi-pool is the sum of its sub-pools', and Resize(n)
-// (and Tune) sets that sum: sub-pool i gets n/k, plus one if i < n%k, for
-// k sub-pools. That share never falls when n grows, so a grow only grows
-// sub-pools and a shrink only shrinks them. Cap reads the sum as last set,
-// under the same lock as the sub-pools' resizes: a grow sets it before
-// growing the sub-pools, a shrink after shrinking them.
+// The capacity of a multi-pool is the sum of its sub-pools', as in ants
+// (-1 for each unlimited sub-pool). Tune(size) tunes each sub-pool to
+// size, as ants' does, so that Cap then reports size times the number of
+// sub-pools; Resize(n), which ants lacks, sets the sum: sub-pool i gets
+// n/k, plus one if i < n%k, for k sub-pools. That share never falls when n
+// grows, so a grow only grows sub-pools and a shrink only shrinks them.
+// Cap reads the sum as last set, under the same lock as the sub-pools'
+// resizes: a grow sets it before growing the sub-pools, a shrink after
+// shrinking them.
 //
 // Each sub-pool keeps its own bound, not the sum's: after a shrink, tasks
 // still running in one sub-pool above its new share do not stop another
@@ -93,7 +99,7 @@ func (m *multi[P]) init(size, sizePerPool int, lbs LoadBalancingStrategy, build 
 	}
 	m.pools, m.lbs = pools, lbs
 	m.index.Store(math.MaxUint32) // the first task goes to sub-pool 0
-	m.capacity.Store(int64(size) * int64(sizePerPool))
+	m.capacity.Store(int64(m.sumCaps()))
 	return nil
 }
 
@@ -104,7 +110,7 @@ func (m *multi[P]) next(lbs LoadBalancingStrategy) int {
 	}
 	idx, least := 0, math.MaxInt
 	for i, p := range m.pools {
-		if n := p.Running(); n < least {
+		if n := p.busy(); n < least {
 			idx, least = i, n
 		}
 	}
@@ -174,15 +180,38 @@ func (m *multi[P]) WaitingByIndex(idx int) (int, error) {
 	return m.pools[idx].Waiting(), nil
 }
 
-// Cap returns the capacity: the sum of the sub-pools' capacities, which is
-// the value the constructor or the latest Resize or Tune set.
+// Cap returns the capacity: the sum of the sub-pools' capacities (-1 for
+// each unlimited one), as the constructor, the latest Tune or Resize left
+// it.
 func (m *multi[P]) Cap() int { return int(m.capacity.Load()) }
 
-// Tune sets the capacity, the sum over the sub-pools, to size, as Resize
-// does; invalid sizes and a released pool are ignored. Unlike ants, which
-// gives each sub-pool size (so that Cap then reports size times the number
-// of sub-pools), Cap returns size afterwards.
-func (m *multi[P]) Tune(size int) { _ = m.Resize(size) }
+// sumCaps adds the sub-pools' capacities up. Requires m.mu, or a
+// multi-pool not yet shared.
+func (m *multi[P]) sumCaps() (n int) {
+	for _, p := range m.pools {
+		n += p.Cap()
+	}
+	return n
+}
+
+// Tune tunes each sub-pool to size, as ants' Tune does: each then runs up
+// to size tasks, so Cap reports size times the number of sub-pools. A
+// sub-pool ignores it as a pool's Tune does (unlimited, WithPreAlloc, a
+// size below 1), and a released one reopens with it. Resize sets the total
+// instead.
+func (m *multi[P]) Tune(size int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old := m.capacity.Load()
+	grow := int64(size)*int64(len(m.pools)) > old
+	if grow {
+		m.capacity.Store(int64(size) * int64(len(m.pools)))
+	}
+	for _, p := range m.pools {
+		p.Tune(size)
+	}
+	m.capacity.Store(int64(m.sumCaps()))
+}
 
 // Resize sets the capacity, the sum over the sub-pools, to n, spread evenly
 // over them; it implements resize.Resizer. Each sub-pool keeps at least one
@@ -226,19 +255,23 @@ func (m *multi[P]) IsClosed() bool { return m.closed.Load() || len(m.pools) == 0
 
 // release closes the multi-pool and all its sub-pools without waiting,
 // and returns the channels that close when the sub-pools' lives it closed
-// have ended. A caller waits on those, never by closing a sub-pool again:
-// a Reboot may have reopened it meanwhile, and its new life is not the
-// caller's to end.
-func (m *multi[P]) release() []<-chan struct{} {
+// have ended; as in ants, it does nothing, and ok is false, on a
+// multi-pool already released. A caller waits on those channels, never by
+// closing a sub-pool again: a Reboot may have reopened it meanwhile, and
+// its new life is not the caller's to end.
+func (m *multi[P]) release() (done []<-chan struct{}, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.closed.Load() || len(m.pools) == 0 {
+		return nil, false
+	}
 	m.closed.Store(true)
 	m.releases++
-	done := make([]<-chan struct{}, len(m.pools))
+	done = make([]<-chan struct{}, len(m.pools))
 	for i, p := range m.pools {
 		done[i] = p.releaseDone()
 	}
-	return done
+	return done, true
 }
 
 // await waits for every channel in done, until stop is closed; it returns
@@ -269,10 +302,13 @@ func await(done []<-chan struct{}, stop <-chan struct{}) (unfinished int) {
 
 // ReleaseTimeout releases every sub-pool and waits until all their tasks
 // have finished and their workers exited, or returns an error matching
-// ErrTimeout once timeout has passed. Unlike ants, a second call (or one on
-// a released pool) waits too, instead of returning ErrPoolClosed.
+// ErrTimeout once timeout has passed. On a multi-pool already released it
+// returns ErrPoolClosed at once, as in ants.
 func (m *multi[P]) ReleaseTimeout(timeout time.Duration) error {
-	done := m.release()
+	done, ok := m.release()
+	if !ok {
+		return ErrPoolClosed
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if unfinished := await(done, ctx.Done()); unfinished > 0 {
@@ -282,12 +318,16 @@ func (m *multi[P]) ReleaseTimeout(timeout time.Duration) error {
 }
 
 // ReleaseContext is ReleaseTimeout bounded by ctx: it returns an error
-// matching ctx.Err() if ctx is done first. A nil ctx releases the pool
-// without waiting and returns ErrNilContext.
+// matching ctx.Err() if ctx is done first. A nil ctx releases the pool and
+// returns nil at once, as in ants; a multi-pool already released is
+// ErrPoolClosed.
 func (m *multi[P]) ReleaseContext(ctx context.Context) error {
-	done := m.release()
+	done, ok := m.release()
+	if !ok {
+		return ErrPoolClosed
+	}
 	if ctx == nil {
-		return ErrNilContext
+		return nil
 	}
 	if unfinished := await(done, ctx.Done()); unfinished > 0 {
 		return fmt.Errorf("ants: %d of %d sub-pools not finished: %w", unfinished, len(m.pools), ctx.Err())
@@ -319,6 +359,7 @@ func (m *multi[P]) Reboot() {
 		}
 		return
 	}
+	m.capacity.Store(int64(m.sumCaps())) // a Tune while released applies now
 	m.closed.Store(false)
 }
 

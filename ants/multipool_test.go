@@ -13,9 +13,10 @@ import (
 	"github.com/poolkit/poolkit/resize"
 )
 
-// TestMultiPoolCapacityIsTheSum checks that Tune and Resize set the
-// capacity of the whole multi-pool, spread over the sub-pools, and that Cap
-// reports what was set.
+// TestMultiPoolCapacityIsTheSum checks that Cap is the sum of the
+// sub-pools' capacities; that Resize, which ants lacks, sets that sum,
+// spread over the sub-pools; and that Tune, as ants' does, tunes each
+// sub-pool to its argument.
 func TestMultiPoolCapacityIsTheSum(t *testing.T) {
 	mp, err := ants.NewMultiPool(4, 5, ants.RoundRobin)
 	if err != nil {
@@ -26,38 +27,56 @@ func TestMultiPoolCapacityIsTheSum(t *testing.T) {
 		t.Fatalf("Cap %d, want 20", mp.Cap())
 	}
 	for _, n := range []int{10, 7, 4, 9, 64} {
-		mp.Tune(n)
-		if mp.Cap() != n {
-			t.Errorf("Tune(%d): Cap %d", n, mp.Cap())
+		if err := mp.Resize(n); err != nil || mp.Cap() != n {
+			t.Errorf("Resize(%d): %v, Cap %d", n, err, mp.Cap())
 		}
 		sum := 0
 		for i := range 4 {
 			free, _ := mp.FreeByIndex(i)
 			sum += free
 			if free < n/4 || free > n/4+1 {
-				t.Errorf("Tune(%d): sub-pool %d has %d slots, want %d or %d", n, i, free, n/4, n/4+1)
+				t.Errorf("Resize(%d): sub-pool %d has %d slots, want %d or %d", n, i, free, n/4, n/4+1)
 			}
 		}
 		if sum != n {
-			t.Errorf("Tune(%d): sub-pools hold %d slots", n, sum)
+			t.Errorf("Resize(%d): sub-pools hold %d slots", n, sum)
 		}
 	}
 	if err := mp.Resize(3); !errors.Is(err, ants.ErrInvalidPoolSize) || mp.Cap() != 64 {
 		t.Errorf("Resize(3) over 4 sub-pools: %v, Cap %d; want ErrInvalidPoolSize, 64", err, mp.Cap())
 	}
+	mp.Tune(6)
+	for i := range 4 {
+		if free, _ := mp.FreeByIndex(i); free != 6 {
+			t.Errorf("Tune(6): sub-pool %d has %d slots, want 6", i, free)
+		}
+	}
+	if mp.Cap() != 24 {
+		t.Errorf("Tune(6) over 4 sub-pools: Cap %d, want 24, as ants reports", mp.Cap())
+	}
 	mp.Tune(0)
+	if mp.Cap() != 24 {
+		t.Errorf("Tune(0): Cap %d, want 24 (ignored)", mp.Cap())
+	}
 	if err := mp.ReleaseTimeout(time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if err := mp.Resize(8); !errors.Is(err, ants.ErrPoolClosed) || mp.Cap() != 64 {
-		t.Errorf("Resize on a released multi-pool: %v, Cap %d; want ErrPoolClosed, 64", err, mp.Cap())
+	if err := mp.Resize(8); !errors.Is(err, ants.ErrPoolClosed) || mp.Cap() != 24 {
+		t.Errorf("Resize on a released multi-pool: %v, Cap %d; want ErrPoolClosed, 24", err, mp.Cap())
+	}
+	mp.Tune(2) // as in ants: the sub-pools reopen with it
+	mp.Reboot()
+	if mp.Cap() != 8 || mp.IsClosed() {
+		t.Errorf("Tune(2) on a released multi-pool, then Reboot: Cap %d, closed %v; want 8, open", mp.Cap(), mp.IsClosed())
+	}
+	if err := mp.ReleaseTimeout(time.Second); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// TestMultiPoolLifecycle runs what ants' TestMultiPool checks past the line
-// where it expects ErrPoolClosed from a second release: full, released,
-// rebooted and full again, for both strategies, and a second release that
-// waits.
+// TestMultiPoolLifecycle runs what ants' TestMultiPool checks: full,
+// released, rebooted and full again, for both strategies; a release that
+// times out, and a second one that returns ErrPoolClosed at once.
 func TestMultiPoolLifecycle(t *testing.T) {
 	for _, lbs := range []ants.LoadBalancingStrategy{ants.RoundRobin, ants.LeastTasks} {
 		synctest.Test(t, func(t *testing.T) {
@@ -89,15 +108,11 @@ func TestMultiPoolLifecycle(t *testing.T) {
 				if err := mp.ReleaseTimeout(time.Second); !errors.Is(err, ants.ErrTimeout) {
 					t.Errorf("ReleaseTimeout with tasks running: %v, want ErrTimeout", err)
 				}
-				ctx, cancel := context.WithCancel(context.Background())
-				cancel()
-				if err := mp.ReleaseContext(ctx); !errors.Is(err, context.Canceled) {
-					t.Errorf("ReleaseContext with a canceled context: %v, want context.Canceled", err)
+				if err := mp.ReleaseContext(context.Background()); err != ants.ErrPoolClosed {
+					t.Errorf("a second release: %v, want ErrPoolClosed", err)
 				}
 				close(stop)
-				if err := mp.ReleaseTimeout(time.Second); err != nil {
-					t.Errorf("a later ReleaseTimeout once the tasks finish: %v, want nil", err)
-				}
+				synctest.Wait()
 				if err := mp.Submit(func() {}); err != ants.ErrPoolClosed || !mp.IsClosed() || mp.Running() != 0 {
 					t.Errorf("after release: Submit %v, closed %v, Running %d", err, mp.IsClosed(), mp.Running())
 				}
@@ -177,9 +192,17 @@ func TestMultiPoolWithFuncNil(t *testing.T) {
 	if nils.Load() != 6 {
 		t.Errorf("the function saw nil %d times, want 6", nils.Load())
 	}
+	if err := mp.ReleaseTimeout(time.Second); err != ants.ErrPoolClosed {
+		t.Errorf("a second ReleaseTimeout: %v, want ErrPoolClosed", err)
+	}
+	mp.Reboot()
 	//lint:ignore SA1012 the nil context is the input under test
-	if err := mp.ReleaseContext(nil); err != ants.ErrNilContext {
-		t.Errorf("ReleaseContext(nil): %v, want ErrNilContext", err)
+	if err := mp.ReleaseContext(nil); err != nil || !mp.IsClosed() {
+		t.Errorf("ReleaseContext(nil): %v, closed %v; want nil, closed, as in ants", err, mp.IsClosed())
+	}
+	mp.Reboot() // waits for the sub-pools' lives to end
+	if err := mp.ReleaseTimeout(time.Second); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -249,6 +272,8 @@ func TestMultiPoolReleaseRacingReboot(t *testing.T) {
 					t.Fatalf("try %d: the multi-pool is open, but task %d was refused: %v", try, i, err)
 				}
 			}
+		} else {
+			mp.Reboot() // waits for the closed lives to end
 		}
 		if err := mp.ReleaseTimeout(5 * time.Second); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/enginehook"
 	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/resize"
 )
 
 // Option sets one of the Options.
@@ -28,14 +30,13 @@ type Options struct {
 	// matching ErrInvalidPoolExpiry, unless DisablePurge is set.
 	ExpiryDuration time.Duration
 
-	// PreAlloc starts the pool's workers when it is built, so that the
-	// first tasks do not wait for goroutines to start. Unlike ants, the
-	// pool stays resizable.
+	// PreAlloc marks the pool pre-allocated, as in ants: it needs a size
+	// of 1 or more, and Tune leaves its capacity alone (Resize does not).
 	PreAlloc bool
 
 	// MaxBlockingTasks is the most submitters that may wait in Submit
 	// while every worker is busy; the next one gets ErrPoolOverload.
-	// 0 means no limit; a negative value is an error.
+	// 0 means no limit; a negative value lets none wait, as in ants.
 	MaxBlockingTasks int
 
 	// Nonblocking makes Submit return ErrPoolOverload at once, instead of
@@ -64,7 +65,9 @@ func WithExpiryDuration(expiryDuration time.Duration) Option {
 	return func(opts *Options) { opts.ExpiryDuration = expiryDuration }
 }
 
-// WithPreAlloc starts the pool's workers when it is built.
+// WithPreAlloc marks the pool pre-allocated: as in ants, it needs a size,
+// and Tune leaves its capacity alone. (ants allocates its workers' queue
+// up front; the engine needs none, so nothing else changes.)
 func WithPreAlloc(preAlloc bool) Option {
 	return func(opts *Options) { opts.PreAlloc = preAlloc }
 }
@@ -94,50 +97,68 @@ func WithDisablePurge(disable bool) Option {
 	return func(opts *Options) { opts.DisablePurge = disable }
 }
 
+// engineConfig is what a constructor builds its engine from.
+type engineConfig struct {
+	size      int // the engine's capacity
+	unlimited bool
+	preAlloc  bool
+	opts      []pool.Option
+}
+
 // engineOptions validates size and the options, and translates them to the
 // engine's. Every invalid input is reported, not just the first.
+//
+// Sizes are ants': one below 1 is an unlimited pool, and so is one above
+// math.MaxInt32, which ants stores truncated to 32 bits (math.MaxInt
+// becomes -1, unlimited). An unlimited pool runs on an engine of capacity
+// resize.MaxSize and reports Cap() and Free() as -1. WithPreAlloc needs a
+// size, as in ants.
 //
 // Admission is ants': the engine has no queue (WithQueueSize(0)), so a
 // task is accepted only when a worker starts it; a blocking Submit waits
 // unaccepted, a non-blocking one is refused at once, and MaxBlockingTasks
-// bounds the waiting submitters, as in ants.
-func engineOptions(size int, options []Option) ([]pool.Option, error) {
+// bounds the waiting submitters, as in ants (a negative bound refuses
+// every submitter that would wait, as ants' check does).
+func engineOptions(size int, options []Option) (engineConfig, error) {
 	o := loadOptions(options...)
+	c := engineConfig{size: size, preAlloc: o.PreAlloc}
 	var errs []error
-	if size < 1 {
-		errs = append(errs, fmt.Errorf("ants: pool size %d: %w (there is no unlimited pool; use DefaultAntsPoolSize for a practically unbounded one)", size, ErrInvalidPoolSize))
+	if size < 1 || size > resize.MaxSize {
+		c.size, c.unlimited = resize.MaxSize, true
 		if o.PreAlloc {
 			errs = append(errs, ErrInvalidPreAllocSize)
 		}
-	} else if size > DefaultAntsPoolSize {
-		errs = append(errs, fmt.Errorf("ants: pool size %d above %d: %w", size, DefaultAntsPoolSize, ErrInvalidPoolSize))
 	}
-	opts := []pool.Option{pool.WithPreAlloc(o.PreAlloc), pool.WithQueueSize(0)}
+	// ants' PreAlloc allocates the workers' queue, not the workers: they
+	// start with the tasks, as in any pool, and Running counts them so.
+	// Its worker leaves the pool when its task panics, as ants' does.
+	c.opts = []pool.Option{pool.WithQueueSize(0), enginehook.LeaveOnPanic.(pool.Option)}
 	switch {
-	case o.MaxBlockingTasks < 0:
-		errs = append(errs, fmt.Errorf("ants: MaxBlockingTasks %d is negative: %w", o.MaxBlockingTasks, ErrInvalidOption))
-	case o.Nonblocking:
-		opts = append(opts, pool.WithNonblocking(true))
+	case o.Nonblocking || o.MaxBlockingTasks < 0:
+		c.opts = append(c.opts, pool.WithNonblocking(true))
 	case o.MaxBlockingTasks > 0:
-		opts = append(opts, pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
+		c.opts = append(c.opts, pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
 	}
 	if o.DisablePurge {
-		opts = append(opts, pool.WithDisablePurge(true))
+		c.opts = append(c.opts, pool.WithDisablePurge(true))
 	} else if o.ExpiryDuration < 0 {
 		errs = append(errs, fmt.Errorf("ants: expiry %v: %w", o.ExpiryDuration, ErrInvalidPoolExpiry))
 	} else {
-		opts = append(opts, pool.WithExpiryDuration(o.ExpiryDuration))
+		c.opts = append(c.opts, pool.WithExpiryDuration(o.ExpiryDuration))
 	}
 	if o.PanicHandler != nil {
-		opts = append(opts, pool.WithPanicHandler(o.PanicHandler))
+		c.opts = append(c.opts, pool.WithPanicHandler(o.PanicHandler))
 	}
 	logger := o.Logger
 	if logger == nil {
 		logger = defaultLogger
 	}
-	opts = append(opts, pool.WithLogger(logger))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	c.opts = append(c.opts, pool.WithLogger(logger))
+	switch len(errs) {
+	case 0:
+		return c, nil
+	case 1:
+		return engineConfig{}, errs[0] // ants' own value, as ants returns it
 	}
-	return opts, nil
+	return engineConfig{}, errors.Join(errs...)
 }

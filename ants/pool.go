@@ -2,6 +2,7 @@ package ants
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/poolkit/poolkit/pool"
@@ -28,115 +29,174 @@ type engine interface {
 // poolCommon holds what Pool, PoolWithFunc and PoolWithFuncGeneric share:
 // every method but Submit and Invoke. A zero value (a pool not built by
 // its constructor) reports zero and ignores every call.
-type poolCommon struct{ e engine }
+//
+// Its gauges and its management calls are ants': Running counts live
+// workers, Cap and Free are -1 on an unlimited pool, Tune ignores what
+// ants' Tune ignores, and a release of a released pool is ErrPoolClosed.
+type poolCommon struct {
+	e        engine
+	preAlloc bool
+	// unlimited: built with a size below 1 (or above math.MaxInt32), and
+	// not resized since. The engine's capacity is then resize.MaxSize.
+	unlimited atomic.Bool
+	// tuned is a capacity Tune gave a released pool (0: none): as in
+	// ants, Cap reports it and the pool reopens with it.
+	tuned atomic.Int64
+}
 
-// Running returns the number of tasks running now. Unlike ants, idle
-// workers are not counted: Running falls to zero as soon as the tasks have
-// returned, not when the idle workers expire.
-func (c poolCommon) Running() int {
+func (c *poolCommon) init(e engine, cfg engineConfig) {
+	c.e, c.preAlloc = e, cfg.preAlloc
+	c.unlimited.Store(cfg.unlimited)
+}
+
+// Running returns the number of live workers, as ants counts them: those
+// running a task and those idle, waiting for one, until they expire
+// (WithExpiryDuration) or, with WithDisablePurge, for ever.
+func (c *poolCommon) Running() int {
+	if c.e == nil {
+		return 0
+	}
+	return c.e.Stats().Workers
+}
+
+// busy returns the number of tasks running now: what a multi-pool's
+// LeastTasks compares, one atomic read per sub-pool, where Running takes
+// the engine's lock.
+func (c *poolCommon) busy() int {
 	if c.e == nil {
 		return 0
 	}
 	return c.e.Running()
 }
 
-// Free returns the capacity minus the running tasks: how many more tasks
-// could start now. It is never negative, even after a shrink below the
-// number running.
-func (c poolCommon) Free() int {
+// Free returns Cap() minus Running(): how many more workers may start. It
+// is -1 on an unlimited pool, and negative after a shrink below the
+// workers alive, as in ants.
+func (c *poolCommon) Free() int {
 	if c.e == nil {
 		return 0
 	}
-	return c.e.Free()
+	if c.unlimited.Load() {
+		return -1
+	}
+	return c.e.Cap() - c.Running()
 }
 
 // Waiting returns the number of submitters blocked in Submit or Invoke,
 // waiting for a free worker.
-func (c poolCommon) Waiting() int {
+func (c *poolCommon) Waiting() int {
 	if c.e == nil {
 		return 0
 	}
 	return c.e.Waiting()
 }
 
-// Cap returns the capacity: the most tasks that may run at once.
-func (c poolCommon) Cap() int {
+// Cap returns the capacity: the most tasks that may run at once, or -1 for
+// an unlimited pool.
+func (c *poolCommon) Cap() int {
 	if c.e == nil {
 		return 0
+	}
+	if c.unlimited.Load() {
+		return -1
+	}
+	if n := c.tuned.Load(); n > 0 && c.e.IsClosed() {
+		return int(n)
 	}
 	return c.e.Cap()
 }
 
-// Tune sets the capacity to size, at once. A size below 1, and a released
-// pool, are ignored, as in ants; Resize reports them. A shrink interrupts no
-// running task: no new task starts until fewer than size run. A grow starts
-// blocked submitters' tasks at once. Unlike ants, it works on a pool built
-// WithPreAlloc too.
-func (c poolCommon) Tune(size int) {
-	if c.e != nil {
-		c.e.Tune(size)
+// Tune sets the capacity to size, at once, as ants' Tune does: it is
+// ignored on an unlimited pool, on one built WithPreAlloc and for a size
+// below 1; a size above math.MaxInt32 is taken as math.MaxInt32. On a
+// released pool it sets the capacity the pool reopens with (Reboot), as in
+// ants. A shrink interrupts no running task: no new task starts until
+// fewer than size run. A grow starts blocked submitters' tasks at once.
+func (c *poolCommon) Tune(size int) {
+	if c.e == nil || c.unlimited.Load() || c.preAlloc || size < 1 {
+		return
 	}
+	size = min(size, resize.MaxSize)
+	if c.e.IsClosed() {
+		c.tuned.Store(int64(size))
+		return
+	}
+	c.e.Tune(size)
 }
 
-// Resize is Tune with errors: it implements resize.Resizer, so the
-// autoscaler can drive the pool. A size below 1 is an error matching
-// ErrInvalidPoolSize, a released pool ErrPoolClosed; either way nothing
-// changes.
-func (c poolCommon) Resize(n int) error {
+// Resize is Tune with errors, and without Tune's exceptions: it implements
+// resize.Resizer, so the autoscaler can drive the pool, and it resizes a
+// pool built WithPreAlloc, and makes an unlimited pool one of capacity n.
+// A size below 1 is an error matching ErrInvalidPoolSize, a released pool
+// ErrPoolClosed; either way nothing changes.
+func (c *poolCommon) Resize(n int) error {
 	if c.e == nil {
 		return ErrPoolClosed
 	}
-	return c.e.Resize(n)
+	if err := c.e.Resize(n); err != nil {
+		return err
+	}
+	c.unlimited.Store(false)
+	c.tuned.Store(0)
+	return nil
 }
 
 // IsClosed reports whether the pool has been released (and not rebooted).
-func (c poolCommon) IsClosed() bool {
+func (c *poolCommon) IsClosed() bool {
 	return c.e == nil || c.e.IsClosed()
 }
 
 // Release closes the pool without waiting: Submit returns ErrPoolClosed
 // from now on, blocked submitters wake with it, and the running tasks
 // finish. It is idempotent.
-func (c poolCommon) Release() {
+func (c *poolCommon) Release() {
 	if c.e != nil {
 		c.e.Release()
 	}
 }
 
 // ReleaseTimeout releases the pool and waits until every task has finished
-// and every worker has exited, or returns ErrTimeout after timeout. Unlike
-// ants it also waits when the pool was already released (release now, wait
-// later), instead of returning ErrPoolClosed at once.
-func (c poolCommon) ReleaseTimeout(timeout time.Duration) error {
-	if c.e == nil {
+// and every worker has exited, or returns ErrTimeout after timeout. On a
+// pool already released it returns ErrPoolClosed at once, as in ants.
+func (c *poolCommon) ReleaseTimeout(timeout time.Duration) error {
+	if c.IsClosed() {
 		return ErrPoolClosed
 	}
 	return c.e.ReleaseTimeout(timeout)
 }
 
 // ReleaseContext is ReleaseTimeout bounded by ctx: it returns ctx.Err() if
-// ctx is done first. A nil ctx releases the pool without waiting, as in
-// ants, but returns ErrNilContext.
-func (c poolCommon) ReleaseContext(ctx context.Context) error {
-	if c.e == nil {
+// ctx is done first. A nil ctx releases the pool and returns nil at once,
+// as in ants; a pool already released is ErrPoolClosed.
+func (c *poolCommon) ReleaseContext(ctx context.Context) error {
+	if c.IsClosed() {
 		return ErrPoolClosed
+	}
+	if ctx == nil {
+		c.e.Release()
+		return nil
 	}
 	return c.e.ReleaseContext(ctx)
 }
 
-// Reboot reopens a released pool with the capacity it had, after waiting
-// for the tasks and workers of its previous life. On an open pool it does
+// Reboot reopens a released pool with the capacity it had (or the one a
+// Tune gave it since), after waiting for the tasks and workers of its
+// previous life. On an open pool it does
 // nothing. Called from inside a task it cannot wait for that task: it
 // returns at once and the pool reopens when the task has returned.
-func (c poolCommon) Reboot() {
-	if c.e != nil {
-		c.e.Reboot()
+func (c *poolCommon) Reboot() {
+	if c.e == nil {
+		return
+	}
+	c.e.Reboot()
+	if n := c.tuned.Swap(0); n > 0 {
+		c.e.Tune(int(n))
 	}
 }
 
 // releaseDone releases the pool and returns the channel closed when the
 // life it closed has ended; see pool.Pool.ReleaseDone.
-func (c poolCommon) releaseDone() <-chan struct{} {
+func (c *poolCommon) releaseDone() <-chan struct{} {
 	if c.e == nil {
 		return nil
 	}
@@ -144,8 +204,10 @@ func (c poolCommon) releaseDone() <-chan struct{} {
 }
 
 // Stats returns a snapshot of the pool's gauges and counters: workers
-// alive and idle, tasks submitted, completed, rejected and panicked.
-func (c poolCommon) Stats() pool.Stats {
+// alive and idle, tasks running, submitted, completed, rejected and
+// panicked. Its Cap is the engine's (resize.MaxSize on an unlimited pool)
+// and its Running counts tasks, not workers (that is its Workers).
+func (c *poolCommon) Stats() pool.Stats {
 	if c.e == nil {
 		return pool.Stats{}
 	}
@@ -161,20 +223,22 @@ type Pool struct {
 
 var _ resize.Resizer = (*Pool)(nil)
 
-// NewPool returns a pool that runs at most size tasks at once. A size below
-// 1 is an error matching ErrInvalidPoolSize (and, with WithPreAlloc,
-// ErrInvalidPreAllocSize); an invalid option is an error matching
-// ErrInvalidPoolExpiry or ErrInvalidOption.
+// NewPool returns a pool that runs at most size tasks at once. As in ants,
+// a size below 1 makes an unlimited pool (and so does one above
+// math.MaxInt32), which is ErrInvalidPreAllocSize with WithPreAlloc; a
+// negative expiry is an error matching ErrInvalidPoolExpiry.
 func NewPool(size int, options ...Option) (*Pool, error) {
-	opts, err := engineOptions(size, options)
+	cfg, err := engineOptions(size, options)
 	if err != nil {
 		return nil, err
 	}
-	p, err := pool.New(size, opts...)
+	p, err := pool.New(cfg.size, cfg.opts...)
 	if err != nil {
 		return nil, err
 	}
-	return &Pool{poolCommon{p}, p}, nil
+	d := &Pool{p: p}
+	d.init(p, cfg)
+	return d, nil
 }
 
 // Submit runs task on a free worker. When every worker is busy it waits

@@ -19,23 +19,26 @@ var _ resize.Resizer = (*PoolWithFunc)(nil)
 // at most size at once. A nil pf is ErrLackPoolFunc; a size or option
 // error is as for NewPool.
 func NewPoolWithFunc(size int, pf func(any), options ...Option) (*PoolWithFunc, error) {
-	p, err := newFuncPool(size, pf, options)
+	p, cfg, err := newFuncPool(size, pf, options)
 	if err != nil {
 		return nil, err
 	}
-	return &PoolWithFunc{poolCommon{p}, p}, nil
+	d := &PoolWithFunc{p: p}
+	d.init(p, cfg)
+	return d, nil
 }
 
 // newFuncPool builds the engine of both pools with a function.
-func newFuncPool[T any](size int, pf func(T), options []Option) (*pool.FuncPool[T], error) {
+func newFuncPool[T any](size int, pf func(T), options []Option) (*pool.FuncPool[T], engineConfig, error) {
 	if pf == nil {
-		return nil, ErrLackPoolFunc
+		return nil, engineConfig{}, ErrLackPoolFunc
 	}
-	opts, err := engineOptions(size, options)
+	cfg, err := engineOptions(size, options)
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
-	return pool.NewFunc(size, pf, opts...)
+	p, err := pool.NewFunc(cfg.size, pf, cfg.opts...)
+	return p, cfg, err
 }
 
 // Invoke runs the pool's function on arg, as Pool.Submit runs a task: it
@@ -59,11 +62,13 @@ type PoolWithFuncGeneric[T any] struct {
 // argument, at most size at once. A nil pf is ErrLackPoolFunc; a size or
 // option error is as for NewPool.
 func NewPoolWithFuncGeneric[T any](size int, pf func(T), options ...Option) (*PoolWithFuncGeneric[T], error) {
-	p, err := newFuncPool(size, pf, options)
+	p, cfg, err := newFuncPool(size, pf, options)
 	if err != nil {
 		return nil, err
 	}
-	return &PoolWithFuncGeneric[T]{poolCommon{p}, p}, nil
+	d := &PoolWithFuncGeneric[T]{p: p}
+	d.init(p, cfg)
+	return d, nil
 }
 
 // Invoke runs the pool's function on arg, as PoolWithFunc.Invoke does. It

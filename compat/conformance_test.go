@@ -34,7 +34,7 @@ func implementations() []spectest.Implementation {
 		implementation("ants-func-any", true, compat.NewAntsFuncAny, knownAntsFuncAny, nil),
 		implementation("ants-multi", true, compat.NewAntsMulti, knownAntsMulti, nil),
 		implementation("ants-multi-func", true, compat.NewAntsMultiFunc, knownAntsMultiFunc, nil),
-		implementation("poolkit-ants", false, compat.NewPoolkitAnts, nil, nil),
+		implementation("poolkit-ants", false, compat.NewPoolkitAnts, knownPoolkitAnts, nil),
 		implementation("poolkit-ants-func", false, compat.NewPoolkitAntsFunc, knownPoolkitAntsFunc, nil),
 		implementation("poolkit-ants-func-any", false, compat.NewPoolkitAntsFuncAny, knownPoolkitAntsFuncAny, nil),
 		implementation("poolkit-ants-multi", false, compat.NewPoolkitAntsMulti, knownPoolkitAntsMulti, nil),

@@ -101,16 +101,23 @@ var (
 		"MultiPool", "MultiPoolWithFunc", "multipool.go:248", "multipool_func.go:196")), map[string]string{
 		"SUB-1": "Invoke(nil) returns nil, and the function is never called with the nil argument: the sub-pool's worker takes nil as its signal to exit (worker_func.go:69), so the invocation is silently dropped",
 	})
-	// The drop-in keeps ants' API, and with it a pool with a function's
-	// contract: the argument of Invoke is the function's data, valid
-	// whatever its value (ants drops a nil one; the drop-in passes it on:
-	// SPEC.md's DROP-5).
-	knownPoolkitAntsFunc = map[string]string{
+	// The drop-in keeps ants' contract where ants' documentation, examples
+	// or tests define it (SPEC.md, Part 4), and so diverges from Part 1
+	// where ants' contract says otherwise.
+	knownPoolkitAnts = map[string]string{
+		"NEW-1": "a size of 0 or -1 gives a working pool: as in ants, a size below 1 is an unlimited pool (DROP-4)",
+		"CLS-5": "a second release, after one that timed out, returns ErrPoolClosed instead of waiting, as in ants (DROP-7)",
+		"CNT-1": "Running() counts live workers, idle ones included, as in ants (DROP-6): 4 with one task running",
+	}
+	// A pool with a function keeps its contract: the argument of Invoke
+	// is the function's data, valid whatever its value (ants drops a nil
+	// one; the drop-in passes it on: SPEC.md's DROP-5).
+	knownPoolkitAntsFunc = with(knownPoolkitAnts, map[string]string{
 		"SUB-1": "Invoke(nil) returns nil: a nil func() is an argument like any other, by design (DROP-5), and the function then panics calling it (recovered and logged)",
-	}
-	knownPoolkitAntsFuncAny = map[string]string{
+	})
+	knownPoolkitAntsFuncAny = with(knownPoolkitAnts, map[string]string{
 		"SUB-1": "Invoke(nil) returns nil: nil is an argument like any other, by design (DROP-5: the function is called with it, where ants drops it), and the function then panics calling it (recovered and logged)",
-	}
+	})
 	// A drop-in multi-pool's Resize(n) sets the total capacity, spread over
 	// its sub-pools, and refuses n below their number, since each keeps at
 	// least one slot (SPEC.md's DROP-6); the adapter builds pools of even
@@ -118,14 +125,14 @@ var (
 	// total's: after a shrink, tasks still running above one sub-pool's new
 	// share do not stop another from starting tasks up to its own, so more
 	// than Cap() may run until the excess drains (DROP-6 says so).
-	knownPoolkitAntsMulti = map[string]string{
+	knownPoolkitAntsMulti = with(knownPoolkitAnts, map[string]string{
 		"CAP-3": "Resize(1) on a pool of 4, built as 2 sub-pools of 2, is refused with resize.ErrInvalidSize: each sub-pool keeps at least one slot (DROP-6); the capacity stays 4, and a waiting task starts as soon as one of the 4 running tasks finishes. " +
 			"Where a shrink is accepted, each sub-pool bounds only its own share: one below its share starts tasks while another still drains its excess",
 		"CAP-6": "rapid finds a pool of 2, built as 2 sub-pools of 1, on which Resize(1) is refused with resize.ErrInvalidSize: each sub-pool keeps at least one slot (DROP-6). " +
 			"On sizes of 2 or more it finds a task starting at the capacity after a shrink: sub-pool 0 still runs 2 tasks of its old share when Resize(2) makes the shares 1+1, and sub-pool 1 starts one (per-sub-pool bounds)",
 		"CAP-7": "Resize(1) on a pool of 2, built as 2 sub-pools of 1, is refused with resize.ErrInvalidSize: each sub-pool keeps at least one slot (DROP-6)",
 		"RSZ-1": "Resize(1) on a pool of 4, built as 2 sub-pools of 2, returns resize.ErrInvalidSize, since each sub-pool keeps at least one slot (DROP-6); the register model wants every Resize to a size of 1 or more to succeed",
-	}
+	})
 	knownPoolkitAntsMultiFunc = with(knownPoolkitAntsMulti, map[string]string{
 		"SUB-1": knownPoolkitAntsFuncAny["SUB-1"],
 	})

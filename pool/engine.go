@@ -122,7 +122,10 @@ import (
 //	    or saw this worker searching, relied on it; it searches because
 //	    several of them may have (a spinner at its last look, then giving
 //	    up, is the case: mutant W3-recheck-not-searching,
-//	    TestBreakSpinnerLastLook).
+//	    TestBreakSpinnerLastLook). A worker that leaves the pool after
+//	    its unit panicked (leave, only under enginehook.LeaveOnPanic, for
+//	    package ants) makes the same last look, and hands the slot it
+//	    takes again to a searcher it starts in its place.
 //	Why no wake-up is lost: the pusher stores (push), then loads (spinning,
 //	then the gate word); the searcher stores (spinning--, and, giving up,
 //	then the gate release), then loads (the queue). Go's atomics are

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/enginehook"
 )
 
 // Option configures a pool at construction. Options are applied in order;
@@ -33,11 +35,16 @@ type config struct {
 	unbounded    bool
 	expiry       time.Duration
 	disablePurge bool
+	leaveOnPanic bool // enginehook.LeaveOnPanic: ants' workers leave after a panic
 	preAlloc     bool
 	minWorkers   int
 	panicHandler func(any)
 	timings      bool
 	logf         func(msg string, args ...any) // structured: msg, then key/value pairs
+}
+
+func init() {
+	enginehook.LeaveOnPanic = Option(func(c *config) error { c.leaveOnPanic = true; return nil })
 }
 
 func defaultConfig() config {

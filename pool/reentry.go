@@ -165,7 +165,9 @@ func (e *engine[E]) overCapacity() bool {
 func (e *engine[E]) execInside(w *worker[E], t unit[E]) {
 	w.settle()
 	w.lastEnd = unknownEnd
+	w.helping++
 	e.exec(w, t)
+	w.helping--
 	w.settle()
 	w.lastEnd = unknownEnd
 }

@@ -39,6 +39,15 @@ type worker[E any] struct {
 	// in e.handling; only its own goroutine reads or writes it.
 	handled bool
 
+	// leaving holds the panic of the worker's last unit, on an engine whose
+	// workers leave after a panic (config.leaveOnPanic): the worker leaves
+	// the pool (leave) before the panic handler sees it. helping counts
+	// the units it runs in another's place (execInside), whose panics are
+	// their own and never make it leave. Only its own goroutine reads or
+	// writes them.
+	leaving *leavingPanic
+	helping int
+
 	// searching says that the worker is counted in e.spinning: it holds a
 	// slot and looks for queued work that others left to it (W2). Only its
 	// own goroutine reads or writes it, once started.
@@ -213,6 +222,14 @@ func (w *worker[E]) loop(next parkOutcome) {
 			w.searching = true // counted in e.spinning by the starter
 		}
 		end := e.work(w)
+		if end == panicked {
+			// Out of the books before the panic handler runs, whatever
+			// the handler does (a runtime.Goexit in it ends a goroutine
+			// that no longer is a worker).
+			returned = true
+			e.leave(w)
+			return
+		}
 		if next = e.park(w, end); next == exit {
 			returned = true
 			return
@@ -240,6 +257,9 @@ const (
 	// gaveSlotBack: a shrink left more slots held than the capacity
 	// allows, and the worker gave its slot back (S5, S2).
 	gaveSlotBack
+	// panicked: the worker's unit panicked on an engine whose workers
+	// leave after a panic; it still holds its slot, which leave gives back.
+	panicked
 )
 
 // exec runs one unit, isolating its panic. With timings on when it starts,
@@ -269,6 +289,10 @@ func (e *engine[E]) exec(w *worker[E], t unit[E]) {
 			// The handler runs on this worker: its next unit does not
 			// start at this one's end.
 			w.lastEnd = unknownEnd
+			if e.cfg.leaveOnPanic && w.helping == 0 {
+				w.leaving = &leavingPanic{r} // handled once the worker has left (leave)
+				return
+			}
 			e.handlePanic(r)
 		}
 	}()
@@ -289,6 +313,9 @@ func (w *worker[E]) settle() {
 // makes it give the slot back.
 func (e *engine[E]) work(w *worker[E]) workEnd {
 	for {
+		if w.leaving != nil {
+			return panicked
+		}
 		if e.gate.releaseIfOver() {
 			e.stopSearching(w)
 			w.settle()
@@ -489,6 +516,43 @@ func (e *engine[E]) idleLocked(w *worker[E]) {
 // calls runtime.Goexit ends the worker's goroutine as a task's Goexit
 // does (the unit is already counted; loop replaces the goroutine), and
 // the logger cannot cut this short at all (report).
+// leavingPanic is the panic of a worker's last unit, kept for the panic
+// handler until the worker has left.
+type leavingPanic struct{ r any }
+
+// leave takes a worker whose unit panicked out of the pool, on an engine
+// whose workers leave after a panic (ants' do): it gives its slot back and
+// leaves the books, and only then passes the panic to the handler, so that
+// the handler, and whoever it signals, sees the pool without it, as in
+// ants. The slot given back is room for a blocked submitter (W4), whose
+// unit starts a fresh worker; and, as park's last look does (W3), work
+// that pushers left to this worker's held slot gets a searcher in its
+// place.
+func (e *engine[E]) leave(w *worker[E]) {
+	hook(hkGiveBack)
+	e.lock()
+	e.gate.release()
+	w.settle()
+	if hooksOn {
+		w.holds = false
+	}
+	hook(hkRecheck)
+	var searcher *worker[E]
+	if e.hasWork() && e.gate.acquireDraining() {
+		e.spinning.Add(1) // counted for the searcher startLocked picks
+		searcher = e.startLocked(start[E]{kind: startSearch, since: unknownEnd})
+	}
+	e.exitLocked(w)
+	if !e.mu.closed && e.waitersN.Load() > 0 {
+		e.admitWaitersLocked()
+	}
+	e.mu.Unlock()
+	searcher.wakeUp()
+	p := w.leaving
+	w.leaving = nil
+	e.handlePanic(p.r)
+}
+
 func (e *engine[E]) handlePanic(r any) {
 	e.panicked.Add(1)
 	if h := e.cfg.panicHandler; h != nil {

@@ -9,8 +9,8 @@
 // Every test, example and benchmark runs in a process of its own, so that a
 // test that crashes (one that ignores a constructor's error and uses the nil
 // pool) fails alone and no test sees another's leftovers. Each must pass,
-// except those in known-failures.txt: tests that assert a behaviour of ants
-// that the drop-in deliberately does not have, each with its reason and a
-// text its failure must show. A listed test that passes, or fails without
-// that text, fails the run.
+// except those in known-failures.txt: tests that assert a behaviour where
+// ants breaks its own contract and the drop-in does not follow it, each
+// with its reason and a text its failure must show (none today). A listed
+// test that passes, or fails without that text, fails the run.
 package upstream
