@@ -294,8 +294,8 @@ func expectedEdge(call, place string, st edgeState) string {
 		switch {
 		case place == "logger":
 			return waits // the turn that reports waits for the logger
-		case place != "outside":
-			return inHandle // any actor's turn, of this system or another
+		case inTurn:
+			return inHandle // a turn of this system: it would wait for itself
 		case st == stateOpen || st == stateClosed:
 			return ok
 		}

@@ -47,10 +47,10 @@ var (
 	// request.
 	ErrBusy = errors.New("actorpool: serializer buffer full")
 	// ErrInHandler: a call that waits for every actor (Shutdown) was made
-	// from inside an actor's turn (a handler, producer, lifecycle hook or
-	// dead-letter function), which it might wait for; it started its work
-	// and returned without waiting. The check sees a turn on the caller's
-	// stack, not which system's, so a turn of another system gets it too.
+	// from inside a turn of the same system (a handler, producer, lifecycle
+	// hook or dead-letter function), which it would wait for; it started
+	// its work and returned without waiting. From a turn of another system
+	// it waits, as from outside.
 	ErrInHandler = errors.New("actorpool: called from inside a handler; not waiting for it")
 )
 

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/poolkit/poolkit/internal/callback"
+	"github.com/poolkit/poolkit/internal/enginehook"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -332,8 +333,10 @@ func (s *System) Cap() int {
 // either handled or reported. Spawn fails with ErrShutdown from the start.
 // Shutdown waits until every actor has stopped and every worker has
 // exited, or until ctx is done (it then returns ctx.Err(), and the
-// shutdown goes on). Called from inside a handler it cannot wait for that
-// handler: it starts the shutdown and returns ErrInHandler. It returns
+// shutdown goes on). Called from inside a turn of this system (a handler,
+// a lifecycle hook, a dead-letter function) it cannot wait for that turn:
+// it starts the shutdown and returns ErrInHandler; from a turn of another
+// system it waits as from outside. It returns
 // nil once the system is down, also when called again.
 func (s *System) Shutdown(ctx context.Context) error {
 	if s == nil {
@@ -358,8 +361,8 @@ func (s *System) Shutdown(ctx context.Context) error {
 	}
 	gone := s.mu.allGone
 	s.mu.Unlock()
-	if inHandler() {
-		return ErrInHandler
+	if enginehook.Inside(s.eng) {
+		return ErrInHandler // a turn of this system: it would wait for itself
 	}
 	if gone != nil {
 		select {

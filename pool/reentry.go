@@ -3,6 +3,8 @@ package pool
 import (
 	"runtime"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/enginehook"
 )
 
 // Calls from inside a task. A task may call back into its own pool: submit
@@ -38,6 +40,17 @@ import (
 // traceback, about 2 µs, so only a worker's start and the paths that
 // would otherwise wait pay it; a task that runs and submits without
 // waiting never does.
+
+func init() {
+	enginehook.Inside = func(p any) bool {
+		q, ok := p.(interface{ callerInside() bool })
+		return ok && q.callerInside()
+	}
+}
+
+// callerInside reports whether the caller runs in a task of e (or its
+// panic handler): for enginehook.Inside.
+func (e *engine[E]) callerInside() bool { return e.callerWorker() != nil }
 
 // goid returns the calling goroutine's id, read from the first line of its
 // traceback ("goroutine 18 [running]:"), which has had that form since Go
