@@ -9,18 +9,8 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/actorpool"
+	"github.com/poolkit/poolkit/internal/misbehave"
 )
-
-// misbehave is what a user callback does instead of returning.
-type misbehave struct {
-	name string
-	do   func()
-}
-
-var misbehaviours = []misbehave{
-	{"panics", func() { panic("callback panicked") }},
-	{"calls Goexit", runtime.Goexit},
-}
 
 // TestDeadLetterFunctionMisbehaves: a dead-letter function that panics or
 // calls runtime.Goexit on every letter costs the stop nothing: every
@@ -28,14 +18,14 @@ var misbehaviours = []misbehave{
 // ErrStopped, PostStop runs once, each failure is counted, and Shutdown
 // returns.
 func TestDeadLetterFunctionMisbehaves(t *testing.T) {
-	for _, m := range misbehaviours {
-		t.Run(m.name, func(t *testing.T) {
+	for _, m := range misbehave.Ways {
+		t.Run(m.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), failBound)
 			defer cancel()
 			var letters atomic.Int32
 			s := newSystem(t, actorpool.WithWorkers(1), actorpool.WithDeadLetters(func(actorpool.DeadLetter) {
 				letters.Add(1)
-				m.do()
+				m.Do()
 			}))
 			inside, release := make(chan struct{}), make(chan struct{})
 			var stops atomic.Int32
@@ -88,15 +78,15 @@ func TestDeadLetterFunctionMisbehaves(t *testing.T) {
 // is counted, the actor is restarted as its supervisor says and handles
 // its next message, and Shutdown returns.
 func TestLoggerMisbehaves(t *testing.T) {
-	for _, m := range misbehaviours {
-		t.Run(m.name, func(t *testing.T) {
+	for _, m := range misbehave.Ways {
+		t.Run(m.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), failBound)
 			defer cancel()
 			var logged atomic.Int32
-			s := newSystem(t, actorpool.WithWorkers(1), actorpool.WithLogger(slog.New(misbehavingHandler{func() {
+			s := newSystem(t, actorpool.WithWorkers(1), actorpool.WithLogger(slog.New(misbehave.Handler(func() {
 				logged.Add(1)
-				m.do()
-			}})))
+				m.Do()
+			}))))
 			r := spawn(t, s, func(c *actorpool.Context, msg any) {
 				if msg == "panic" {
 					panic("handler panicked")
@@ -141,13 +131,6 @@ func TestProducerReturnsNil(t *testing.T) {
 		t.Errorf("Panics %d, logged %q; want 1, %q", st.Panics, records, "actorpool: producer failed")
 	}
 }
-
-type misbehavingHandler struct{ do func() }
-
-func (h misbehavingHandler) Enabled(context.Context, slog.Level) bool  { return true }
-func (h misbehavingHandler) Handle(context.Context, slog.Record) error { h.do(); return nil }
-func (h misbehavingHandler) WithAttrs([]slog.Attr) slog.Handler        { return h }
-func (h misbehavingHandler) WithGroup(string) slog.Handler             { return h }
 
 type recordingHandler struct{ ch chan<- string }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/actorpool"
+	"github.com/poolkit/poolkit/internal/misbehave"
 )
 
 // The edge table of SPEC.md's actor part (ACT-14): every call that can
@@ -47,7 +48,7 @@ func newEdgeSys(t *testing.T) *edgeSys {
 	}
 	s, err := actorpool.New(actorpool.WithWorkers(1),
 		actorpool.WithDeadLetters(func(actorpool.DeadLetter) { run(&e.inDead) }),
-		actorpool.WithLogger(slog.New(misbehavingHandler{func() { run(&e.inLog) }})))
+		actorpool.WithLogger(slog.New(misbehave.Handler(func() { run(&e.inLog) }))))
 	if err != nil {
 		t.Fatal(err)
 	}

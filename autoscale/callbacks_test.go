@@ -3,13 +3,13 @@ package autoscale_test
 import (
 	"context"
 	"log/slog"
-	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/poolkit/poolkit/autoscale"
+	"github.com/poolkit/poolkit/internal/misbehave"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -18,22 +18,16 @@ import (
 // controller deciding: with the pool's queue behind busy workers, each
 // tick still grows it, and Run returns only when its ctx ends.
 func TestCallbacksMisbehave(t *testing.T) {
-	for _, m := range []struct {
-		name string
-		do   func()
-	}{
-		{"panics", func() { panic("callback panicked") }},
-		{"calls Goexit", runtime.Goexit},
-	} {
+	for _, m := range misbehave.Ways {
 		var calls atomic.Int32
-		do := func() { calls.Add(1); m.do() }
+		do := func() { calls.Add(1); m.Do() }
 		callbacks := map[string]autoscale.Option{
-			"logger":   autoscale.WithLogger(slog.New(misbehavingHandler{do})),
+			"logger":   autoscale.WithLogger(slog.New(misbehave.Handler(do))),
 			"backlog":  autoscale.WithBacklog(func(context.Context) (int, error) { do(); return 0, nil }),
 			"failures": autoscale.WithFailures(func() uint64 { do(); return 0 }),
 		}
 		for where, opt := range callbacks {
-			t.Run(where+" "+m.name, func(t *testing.T) {
+			t.Run(where+" "+m.Name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					calls.Store(0)
 					p, _ := pool.New(1)
@@ -61,10 +55,3 @@ func TestCallbacksMisbehave(t *testing.T) {
 		}
 	}
 }
-
-type misbehavingHandler struct{ do func() }
-
-func (h misbehavingHandler) Enabled(context.Context, slog.Level) bool  { return true }
-func (h misbehavingHandler) Handle(context.Context, slog.Record) error { h.do(); return nil }
-func (h misbehavingHandler) WithAttrs([]slog.Attr) slog.Handler        { return h }
-func (h misbehavingHandler) WithGroup(string) slog.Handler             { return h }

@@ -3,38 +3,27 @@ package pool_test
 import (
 	"context"
 	"log/slog"
-	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
+	"github.com/poolkit/poolkit/internal/misbehave"
 	"github.com/poolkit/poolkit/pool"
 )
-
-// misbehave is what a user callback does instead of returning.
-type misbehave struct {
-	name string
-	do   func()
-}
-
-var misbehaviours = []misbehave{
-	{"panics", func() { panic("callback panicked") }},
-	{"calls Goexit", runtime.Goexit},
-}
 
 // TestCallbacksMisbehave: a panic handler or a logger that panics or calls
 // runtime.Goexit costs the pool nothing: every task submitted runs exactly
 // once (or is counted as panicked), the pool keeps its width, and the
 // close returns.
 func TestCallbacksMisbehave(t *testing.T) {
-	for _, m := range misbehaviours {
+	for _, m := range misbehave.Ways {
 		callbacks := map[string]pool.Option{
-			"panic handler": pool.WithPanicHandler(func(any) { m.do() }),
-			"logger":        pool.WithLogger(printfFunc(func(string, ...any) { m.do() })),
-			"slog handler":  pool.WithSlog(slog.New(misbehavingHandler{m.do})),
+			"panic handler": pool.WithPanicHandler(func(any) { m.Do() }),
+			"logger":        pool.WithLogger(printfFunc(func(string, ...any) { m.Do() })),
+			"slog handler":  pool.WithSlog(slog.New(misbehave.Handler(m.Do))),
 		}
 		for where, opt := range callbacks {
-			t.Run(where+" "+m.name, func(t *testing.T) {
+			t.Run(where+" "+m.Name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					p, err := pool.New(2, pool.WithQueueSize(4), opt)
 					if err != nil {
@@ -67,10 +56,3 @@ func TestCallbacksMisbehave(t *testing.T) {
 		}
 	}
 }
-
-type misbehavingHandler struct{ do func() }
-
-func (h misbehavingHandler) Enabled(context.Context, slog.Level) bool  { return true }
-func (h misbehavingHandler) Handle(context.Context, slog.Record) error { h.do(); return nil }
-func (h misbehavingHandler) WithAttrs([]slog.Attr) slog.Handler        { return h }
-func (h misbehavingHandler) WithGroup(string) slog.Handler             { return h }
