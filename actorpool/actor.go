@@ -100,7 +100,16 @@ func (a *actor) wakeFrom(cur *actor) {
 // runTurns is the engine's unit of work for an actor: its turn, then the
 // turns of the actors left in the local slots, up to maxChain.
 func runTurns(a *actor) {
+	var local any
+	runTurnsIn(a, &local)
+}
+
+// runTurnsIn is runTurns with the worker's local slot (enginehook.RunLocal),
+// which holds the actor whose turn runs: an Ask poked inside a turn reads
+// it to tell an Ask to its own actor (stall.go).
+func runTurnsIn(a *actor, local *any) {
 	for range maxChain {
+		*local = a
 		a = a.turn()
 		if a == nil {
 			return

@@ -263,8 +263,12 @@ func expectedEdge(call, place string, st edgeState) string {
 	switch call {
 	case "Ask", "router Ask", "serializer Ask":
 		switch {
+		case place == "logger":
+			return waits // the turn that reports waits for the logger, and the answer needs its worker
+		case inTurn && st == stateClosing:
+			return stopped // it runs the asked actor's turn in its own slot (ACT-15): the actor stops first
 		case inTurn:
-			return waits // the answer needs the worker the caller holds
+			return ok // it runs the asked actor's turn in its own slot (ACT-15)
 		case st == stateOpen:
 			return ok
 		case st == stateClosed:

@@ -46,11 +46,11 @@ var (
 	// ErrBusy: a serializer with a bounded buffer had no room for the
 	// request.
 	ErrBusy = errors.New("actorpool: serializer buffer full")
-	// ErrInHandler: a call that waits for every actor (Shutdown) was made
-	// from inside a turn of the same system (a handler, producer, lifecycle
-	// hook or dead-letter function), which it would wait for; it started
-	// its work and returned without waiting. From a turn of another system
-	// it waits, as from outside.
+	// ErrInHandler: a call made from inside a turn of a system (a handler,
+	// producer, lifecycle hook or dead-letter function) would wait for
+	// that same turn: Shutdown, which started its work and returned
+	// without waiting, or an Ask to the actor whose turn it is. From a turn
+	// of another system both wait, as from outside.
 	ErrInHandler = errors.New("actorpool: called from inside a handler; not waiting for it")
 )
 

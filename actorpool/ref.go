@@ -39,6 +39,14 @@ func (r Ref) Tell(msg any) error { return r.send(envelope{msg: msg}) }
 // it, ctx.Err() when ctx is done first (the message may still be handled;
 // its answer is then dropped), or Tell's errors. A nil ctx is
 // ErrNilContext; a ctx already done returns its error without sending.
+//
+// Called from inside a turn of the actor's own system (a handler, a
+// lifecycle hook, a dead-letter function), it cannot wait for work that
+// needs the caller's worker: once it has waited 10-20 ms, an Ask to the
+// caller's own actor returns ErrInHandler (the message may still be
+// handled, after the caller's turn; its answer is then dropped), and any
+// other runs the system's queued turns in the caller's slot until its
+// answer comes, so that it never waits on a worker its own turn holds.
 func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 	if ctx == nil {
 		return nil, ErrNilContext
@@ -50,7 +58,7 @@ func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 	if err := r.send(envelope{msg: msg, reply: p}); err != nil {
 		return nil, err
 	}
-	return p.wait(ctx)
+	return r.a.sys.await(ctx, p, r.a)
 }
 
 // Stop makes the actor stop after the message it is handling, if any:

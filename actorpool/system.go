@@ -24,6 +24,7 @@ type System struct {
 	budget int
 	dead   func(DeadLetter)
 	logf   func(msg string, args ...any)
+	stall  askStall // Asks waiting, poked after stallCheck (stall.go)
 
 	mu struct {
 		sync.Mutex
@@ -137,11 +138,13 @@ func New(opts ...Option) (*System, error) {
 	// Each actor is in the engine's queue at most once (A1), so the queue
 	// needs room for every live actor: it overflows instead of blocking.
 	eng, err := pool.NewFunc(c.workers, runTurns, pool.WithUnboundedQueue(),
-		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.failed(inTurn, r) }))
+		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.failed(inTurn, r) }),
+		enginehook.RunLocal(func(v any, local *any) { runTurnsIn(v.(*actor), local) }).(pool.Option))
 	if err != nil {
 		return nil, err
 	}
 	s.eng = eng
+	s.stall.init(s.stall.tick)
 	return s, nil
 }
 
@@ -371,7 +374,11 @@ func (s *System) Shutdown(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	return s.eng.ReleaseContext(ctx)
+	if err := s.eng.ReleaseContext(ctx); err != nil {
+		return err
+	}
+	s.stall.timer.Stop() // no actor is left to answer an Ask
+	return nil
 }
 
 // Stats is a snapshot of a system's counters.

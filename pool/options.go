@@ -35,7 +35,8 @@ type config struct {
 	unbounded    bool
 	expiry       time.Duration
 	disablePurge bool
-	leaveOnPanic bool // enginehook.LeaveOnPanic: ants' workers leave after a panic
+	leaveOnPanic bool                    // enginehook.LeaveOnPanic: ants' workers leave after a panic
+	runLocal     func(v any, local *any) // enginehook.RunLocal
 	preAlloc     bool
 	minWorkers   int
 	panicHandler func(any)
@@ -45,6 +46,9 @@ type config struct {
 
 func init() {
 	enginehook.LeaveOnPanic = Option(func(c *config) error { c.leaveOnPanic = true; return nil })
+	enginehook.RunLocal = func(run func(v any, local *any)) any {
+		return Option(func(c *config) error { c.runLocal = run; return nil })
+	}
 }
 
 func defaultConfig() config {

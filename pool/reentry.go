@@ -43,14 +43,47 @@ import (
 
 func init() {
 	enginehook.Inside = func(p any) bool {
-		q, ok := p.(interface{ callerInside() bool })
-		return ok && q.callerInside()
+		q, ok := p.(interface{ callerLocal() (any, bool) })
+		if !ok {
+			return false
+		}
+		_, inside := q.callerLocal()
+		return inside
+	}
+	enginehook.CallerLocal = func(p any) (any, bool) {
+		if q, ok := p.(interface{ callerLocal() (any, bool) }); ok {
+			return q.callerLocal()
+		}
+		return nil, false
+	}
+	enginehook.HelpWait = func(p any, done, stop <-chan struct{}) (bool, bool) {
+		if q, ok := p.(interface {
+			helpCaller(done, stop <-chan struct{}) (bool, bool)
+		}); ok {
+			return q.helpCaller(done, stop)
+		}
+		return false, false
 	}
 }
 
-// callerInside reports whether the caller runs in a task of e (or its
-// panic handler): for enginehook.Inside.
-func (e *engine[E]) callerInside() bool { return e.callerWorker() != nil }
+// callerLocal reports whether the caller runs in a task of e (or its panic
+// handler), and its worker's local value (enginehook.RunLocal).
+func (e *engine[E]) callerLocal() (any, bool) {
+	if w := e.callerWorker(); w != nil {
+		return w.local, true
+	}
+	return nil, false
+}
+
+// helpCaller is helpWait for the caller's own worker, if the caller runs
+// in a task of e (enginehook.HelpWait).
+func (e *engine[E]) helpCaller(done, stop <-chan struct{}) (finished, inside bool) {
+	w := e.callerWorker()
+	if w == nil {
+		return false, false
+	}
+	return e.helpWait(w, done, stop), true
+}
 
 // goid returns the calling goroutine's id, read from the first line of its
 // traceback ("goroutine 18 [running]:"), which has had that form since Go
@@ -179,7 +212,9 @@ func (e *engine[E]) execInside(w *worker[E], t unit[E]) {
 	w.settle()
 	w.lastEnd = unknownEnd
 	w.helping++
+	local := w.local // the waiting task's: the unit run in its place records its own
 	e.exec(w, t)
+	w.local = local
 	w.helping--
 	w.settle()
 	w.lastEnd = unknownEnd

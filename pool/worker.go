@@ -48,6 +48,10 @@ type worker[E any] struct {
 	leaving *leavingPanic
 	helping int
 
+	// local is what the task running on the worker records of itself
+	// under enginehook.RunLocal. Only its own goroutine reads or writes it.
+	local any
+
 	// searching says that the worker is counted in e.spinning: it holds a
 	// slot and looks for queued work that others left to it (W2). Only its
 	// own goroutine reads or writes it, once started.
@@ -296,6 +300,10 @@ func (e *engine[E]) exec(w *worker[E], t unit[E]) {
 			e.handlePanic(r)
 		}
 	}()
+	if e.runLocal != nil {
+		e.runLocal(t.v, &w.local)
+		return
+	}
 	e.run(t.v)
 }
 

@@ -158,3 +158,17 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// TestInvokedAs: the usage hint names what the user typed: go run for a
+// binary in the go command's build cache, the program's name otherwise.
+func TestInvokedAs(t *testing.T) {
+	for argv0, want := range map[string]string{
+		"/tmp/go-build1234/b001/exe/poolkit": "go run ./cmd/poolkit",
+		"/home/me/go/bin/poolkit":            "poolkit",
+		"poolkit":                            "poolkit",
+	} {
+		if got := invokedAs(argv0); got != want {
+			t.Errorf("invokedAs(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+}

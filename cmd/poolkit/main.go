@@ -13,14 +13,26 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/automaxprocs/maxprocs"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// invokedAs is how the user started this program, for the messages that
+// tell them what to type next: a binary built by go run lives in the go
+// command's temporary build directory, and its user typed go run.
+func invokedAs(argv0 string) string {
+	if strings.Contains(filepath.ToSlash(argv0), "/go-build") {
+		return "go run ./cmd/poolkit"
+	}
+	return "poolkit"
+}
 
 // run is the whole program. It returns the exit status: 2 for a bad
 // command line, found before anything runs or is written; 1 when a stage
@@ -41,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = checkFiles(c)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolkit: %v\nRun 'poolkit help' for usage.\n", err)
+		fmt.Fprintf(stderr, "poolkit: %v\nRun '%s help' for usage.\n", err, invokedAs(os.Args[0]))
 		return 2
 	}
 	var root string
