@@ -54,11 +54,14 @@ func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	a := r.a
+	// Read before the send: after it, the actor runs because of it.
+	mayStall := a != nil && (a.state.Load() == stateRunning || a.sys.eng.Free() == 0)
 	p := newPending()
 	if err := r.send(envelope{msg: msg, reply: p}); err != nil {
 		return nil, err
 	}
-	return r.a.sys.await(ctx, p, r.a)
+	return a.sys.await(ctx, p, a, mayStall)
 }
 
 // Stop makes the actor stop after the message it is handling, if any:

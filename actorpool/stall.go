@@ -17,7 +17,13 @@ import (
 // goroutine), which an Ask to a busy actor would pay every time. So an Ask
 // pays it only once it has waited a whole stallCheck: a system-wide timer,
 // armed while Asks wait, pokes each Ask that has waited that long once
-// (the epoch channel it waits on is closed). A poked Ask inside a turn of its system then asks
+// (the epoch channel it waits on is closed). And only an Ask that may be
+// stuck registers: one sent to a running actor (the caller's own, if it
+// asks itself) or into a system with no free worker (the caller may hold
+// the last). An Ask into a system with a free worker when it is sent
+// cannot be stuck by the caller alone: if the system saturates later, the
+// Ask that saturates it registers, and helping, runs the queued turns the
+// others wait for. A poked Ask inside a turn of its system then asks
 // itself to its own actor fails with ErrInHandler; any other helps: it
 // runs the system's queued turns in its own slot, as a task of a pool that
 // waits for a task queued behind it does (the engine's helpWait), until
@@ -80,11 +86,12 @@ func (st *askStall) tick() {
 
 // await waits for the answer to an Ask to a, as ctx allows (pending.wait),
 // and, poked, does what the comment above says.
-func (s *System) await(ctx context.Context, p *pending, a *actor) (any, error) {
-	select {
-	case ans := <-p.ch:
-		return ans.v, ans.err
-	default:
+//
+// Only an Ask that may be stuck so registers (mayStall): its wait watches
+// one more channel, which costs a few tens of nanoseconds.
+func (s *System) await(ctx context.Context, p *pending, a *actor, mayStall bool) (any, error) {
+	if !mayStall {
+		return p.wait(ctx)
 	}
 	poke := s.stall.enter()
 	select {

@@ -233,9 +233,6 @@ type engine[E any] struct {
 	_        [48]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
-	// runLocal, when set (enginehook.RunLocal), runs a unit in place of
-	// run, with its worker's local value.
-	runLocal func(v any, local *any)
 	// timings says whether units are timed (timings.go): read once when a
 	// unit is accepted, to stamp it, and once when a worker starts it.
 	timings atomic.Bool
@@ -314,7 +311,6 @@ var errNotInitialised = errors.New("pool: not created with New")
 func (e *engine[E]) init(size int, run func(E), cfg config) {
 	e.cfg = cfg
 	e.run = run
-	e.runLocal = cfg.runLocal
 	e.gate.init(size)
 	e.q.init(cfg.queueSize)
 	e.mu.done = make(chan struct{})

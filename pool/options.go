@@ -30,18 +30,18 @@ const DefaultExpiryDuration = time.Second
 
 type config struct {
 	queueSize    int
-	nonblocking  bool
 	maxBlocking  int
-	unbounded    bool
 	expiry       time.Duration
-	disablePurge bool
-	leaveOnPanic bool                    // enginehook.LeaveOnPanic: ants' workers leave after a panic
-	runLocal     func(v any, local *any) // enginehook.RunLocal
-	preAlloc     bool
 	minWorkers   int
 	panicHandler func(any)
-	timings      bool
 	logf         func(msg string, args ...any) // structured: msg, then key/value pairs
+	runLocal     func(v any, local *any)       // enginehook.RunLocal
+	nonblocking  bool
+	unbounded    bool
+	disablePurge bool
+	preAlloc     bool
+	timings      bool
+	leaveOnPanic bool // enginehook.LeaveOnPanic: ants' workers leave after a panic
 }
 
 func init() {

@@ -48,10 +48,6 @@ type worker[E any] struct {
 	leaving *leavingPanic
 	helping int
 
-	// local is what the task running on the worker records of itself
-	// under enginehook.RunLocal. Only its own goroutine reads or writes it.
-	local any
-
 	// searching says that the worker is counted in e.spinning: it holds a
 	// slot and looks for queued work that others left to it (W2). Only its
 	// own goroutine reads or writes it, once started.
@@ -74,6 +70,11 @@ type worker[E any] struct {
 	// not known.
 	lastEnd       int64
 	wait, service histogramRec
+
+	// local is what the task running on the worker records of itself
+	// under enginehook.RunLocal. Only its own goroutine reads or writes it.
+	// Last, so that the fields above keep their places.
+	local any
 }
 
 // start is what a worker is started with by whoever took a slot for it
@@ -300,8 +301,8 @@ func (e *engine[E]) exec(w *worker[E], t unit[E]) {
 			e.handlePanic(r)
 		}
 	}()
-	if e.runLocal != nil {
-		e.runLocal(t.v, &w.local)
+	if run := e.cfg.runLocal; run != nil {
+		run(t.v, &w.local) // enginehook.RunLocal
 		return
 	}
 	e.run(t.v)
