@@ -41,12 +41,14 @@ func (r Ref) Tell(msg any) error { return r.send(envelope{msg: msg}) }
 // ErrNilContext; a ctx already done returns its error without sending.
 //
 // Called from inside a turn of the actor's own system (a handler, a
-// lifecycle hook, a dead-letter function), it cannot wait for work that
-// needs the caller's worker: once it has waited 10-20 ms, an Ask to the
-// caller's own actor returns ErrInHandler (the message may still be
-// handled, after the caller's turn; its answer is then dropped), and any
-// other runs the system's queued turns in the caller's slot until its
-// answer comes, so that it never waits on a worker its own turn holds.
+// lifecycle hook, a dead-letter function) when no worker of the system is
+// free, it does not wait on the worker its own turn holds: once it has
+// waited 10-20 ms, an Ask to the caller's own actor returns ErrInHandler
+// (the message may still be handled, after the caller's turn; its answer
+// is then dropped), and any other runs the system's queued turns in the
+// caller's slot until its answer comes. With a worker free, an Ask to
+// another actor is answered by it; an Ask to the caller's own actor then
+// waits until ctx is done: do not ask yourself.
 func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 	if ctx == nil {
 		return nil, ErrNilContext
@@ -55,8 +57,8 @@ func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 		return nil, err
 	}
 	a := r.a
-	// Read before the send: after it, the actor runs because of it.
-	mayStall := a != nil && (a.state.Load() == stateRunning || a.sys.eng.Free() == 0)
+	// Read before the send, which may take the last free worker.
+	mayStall := a != nil && a.sys.eng.Free() == 0
 	p := newPending()
 	if err := r.send(envelope{msg: msg, reply: p}); err != nil {
 		return nil, err

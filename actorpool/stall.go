@@ -17,13 +17,15 @@ import (
 // goroutine), which an Ask to a busy actor would pay every time. So an Ask
 // pays it only once it has waited a whole stallCheck: a system-wide timer,
 // armed while Asks wait, pokes each Ask that has waited that long once
-// (the epoch channel it waits on is closed). And only an Ask that may be
-// stuck registers: one sent to a running actor (the caller's own, if it
-// asks itself) or into a system with no free worker (the caller may hold
-// the last). An Ask into a system with a free worker when it is sent
-// cannot be stuck by the caller alone: if the system saturates later, the
-// Ask that saturates it registers, and helping, runs the queued turns the
-// others wait for. A poked Ask inside a turn of its system then asks
+// (the epoch channel it waits on is closed). And only an Ask sent into a
+// system with no free worker registers (the caller may hold the last): an
+// Ask into a system with a free worker when it is sent is answered by that
+// worker, or, if the system saturates later, the Ask that saturates it
+// registers and, helping, runs the queued turns the others wait for.
+// Registering costs the wait a few tens of nanoseconds (one more channel
+// in its select), which every Ask to a running actor would pay if that
+// were the trigger: so an actor that asks itself while a worker is free is
+// not caught, and waits until its ctx is done. A poked Ask inside a turn of its system then asks
 // itself to its own actor fails with ErrInHandler; any other helps: it
 // runs the system's queued turns in its own slot, as a task of a pool that
 // waits for a task queued behind it does (the engine's helpWait), until
