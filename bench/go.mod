@@ -12,9 +12,9 @@ require (
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/Jeffail/tunny v0.1.4
 	github.com/panjf2000/ants/v2 v2.12.1
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
-	github.com/poolkit/poolkit/compat v0.0.0-00010101000000-000000000000
-	github.com/poolkit/poolkit/spec_test v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
+	github.com/poolkit/poolkit/compat v0.1.0
+	github.com/poolkit/poolkit/spec_test v0.1.0
 	go.uber.org/goleak v1.3.0
 )
 

@@ -11,8 +11,8 @@ require (
 	github.com/alitto/pond/v2 v2.7.1
 	github.com/gammazero/workerpool v1.1.3
 	github.com/panjf2000/ants/v2 v2.12.1
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
-	github.com/poolkit/poolkit/spec_test v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
+	github.com/poolkit/poolkit/spec_test v0.1.0
 	github.com/sourcegraph/conc v0.3.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.20.0

@@ -8,7 +8,7 @@ require (
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 	github.com/panjf2000/ants/v2 v2.12.1
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
 	go.uber.org/goleak v1.3.0
 )
 

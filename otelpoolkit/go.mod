@@ -5,7 +5,7 @@ go 1.26.0
 replace github.com/poolkit/poolkit => ../
 
 require (
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	go.opentelemetry.io/otel v1.47.0

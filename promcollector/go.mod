@@ -3,7 +3,7 @@ module github.com/poolkit/poolkit/promcollector
 go 1.26.0
 
 require (
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0

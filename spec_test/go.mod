@@ -6,7 +6,7 @@ replace github.com/poolkit/poolkit => ../
 
 require (
 	github.com/anishathalye/porcupine v1.3.1
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
 	go.uber.org/goleak v1.3.0
 	pgregory.net/rapid v1.3.0
 )

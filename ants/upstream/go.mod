@@ -6,7 +6,7 @@ replace github.com/poolkit/poolkit => ../..
 
 require (
 	github.com/panjf2000/ants/v2 v2.12.1
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
 	github.com/stretchr/testify v1.10.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.20.0

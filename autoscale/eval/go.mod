@@ -5,7 +5,7 @@ go 1.25.0
 replace github.com/poolkit/poolkit => ../../
 
 require (
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit v0.1.0
 	go.uber.org/goleak v1.3.0
 	gonum.org/v1/plot v0.15.2
 )

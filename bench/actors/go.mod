@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/asynkron/protoactor-go v0.0.0-20240822202345-3c0e61ca19c9
-	github.com/poolkit/poolkit v0.0.0
+	github.com/poolkit/poolkit v0.1.0
 	github.com/tochemey/goakt/v4 v4.2.1
 	go.uber.org/goleak v1.3.0
 )

@@ -13,9 +13,9 @@ replace github.com/poolkit/poolkit/bench => ../../bench
 replace github.com/poolkit/poolkit/autoscale/eval => ../../autoscale/eval
 
 require (
-	github.com/poolkit/poolkit/autoscale/eval v0.0.0-00010101000000-000000000000
-	github.com/poolkit/poolkit/bench v0.0.0-00010101000000-000000000000
-	github.com/poolkit/poolkit/spec_test v0.0.0-00010101000000-000000000000
+	github.com/poolkit/poolkit/autoscale/eval v0.1.0
+	github.com/poolkit/poolkit/bench v0.1.0
+	github.com/poolkit/poolkit/spec_test v0.1.0
 	github.com/schollz/progressbar/v3 v3.17.1
 	go.uber.org/automaxprocs v1.6.0
 	go.uber.org/goleak v1.3.0
@@ -33,8 +33,8 @@ require (
 	github.com/gammazero/workerpool v1.1.3 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/panjf2000/ants/v2 v2.12.1 // indirect
-	github.com/poolkit/poolkit v0.0.0-00010101000000-000000000000 // indirect
-	github.com/poolkit/poolkit/compat v0.0.0-00010101000000-000000000000 // indirect
+	github.com/poolkit/poolkit v0.1.0 // indirect
+	github.com/poolkit/poolkit/compat v0.1.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/sourcegraph/conc v0.3.0 // indirect
 	go.uber.org/atomic v1.7.0 // indirect
