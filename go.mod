@@ -1,6 +1,6 @@
 module github.com/poolkit/poolkit
 
-go 1.25.0
+go 1.23.0
 
 require (
 	github.com/anishathalye/porcupine v1.3.1

@@ -139,7 +139,7 @@ func parse(text string) ([]mutation, error) {
 			e = nil
 		}
 	}
-	for line := range strings.Lines(text) {
+	for _, line := range strings.SplitAfter(text, "\n") { // each line with its newline, as strings.Lines (Go 1.24) gives it
 		switch {
 		case strings.HasPrefix(line, "=== "):
 			if m != nil {
@@ -249,7 +249,7 @@ func suite(dir string, timeout time.Duration, args []string) (bool, string) {
 // firstFailure names what killed a mutant: the first failing test, or the
 // kind of crash.
 func firstFailure(out string) string {
-	for line := range strings.Lines(out) {
+	for _, line := range strings.SplitAfter(out, "\n") {
 		line = strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(line, "timed out (a hang)"), strings.HasPrefix(line, "panic: test timed out"):
