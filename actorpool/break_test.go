@@ -1,4 +1,4 @@
-//go:build poolkit_hooks
+//go:build poolkit_hooks && go1.25
 
 package actorpool_test
 
