@@ -291,12 +291,15 @@ func TestCollect(t *testing.T) {
 	if err := m.WatchSystem("actors", sys); err != nil {
 		t.Fatal(err)
 	}
-	held, release := make(chan struct{}), make(chan struct{})
+	held, release, drained := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	blocker, err := sys.Spawn(func() actorpool.Behavior {
 		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) {
-			if msg == "hold" {
+			switch msg {
+			case "hold":
 				close(held)
 				<-release
+			case "queued":
+				close(drained) // the one-message mailbox has room again
 			}
 			_ = c.Respond(msg)
 		})
@@ -318,6 +321,7 @@ func TestCollect(t *testing.T) {
 		t.Fatalf("tell nil: %v", err)
 	}
 	close(release)
+	<-drained
 	const routed = 20
 	r, err := actorpool.NewRouter(sys, 2, func() actorpool.Behavior {
 		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
