@@ -147,7 +147,8 @@ var (
 	// The actor router keeps Ergo's act.Pool semantics, which are not a
 	// task pool's: a message is bound to a worker's mailbox when it is sent.
 	knownActorRouter = map[string]string{
-		"NEW-2": "a router of 64 starts 64 worker actors, and each runs its PreStart turn at once: 65 goroutines",
+		"NEW-2": spectest.Intermittent + "a router of 64 starts 64 worker actors, and each runs its PreStart turn at once: up to 65 goroutines; " +
+			"how many workers the turns start depends on the timing (a worker that finishes a turn takes the next without waking another, so fast turns need few), and some runs stay within 4",
 		"SUB-2": "Tell never blocks (worker mailboxes are unbounded): 10000 gated tasks are accepted without blocking",
 		"CAP-4": "a grow adds workers, but messages already sent stay in the mailboxes of the busy workers they were forwarded to: after Resize(4) with 1 running and 2 waiting, 1 runs",
 		"CAP-6": "a worker removed by a shrink finishes its current message while the remaining workers go on: a task started with 1 running and capacity 1",
