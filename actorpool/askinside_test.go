@@ -91,3 +91,31 @@ func chanOf(ch <-chan any) <-chan struct{} {
 	go func() { <-ch; close(done) }()
 	return done
 }
+
+// TestSelfAskWithFreeWorkers: ACT-15. An actor that asks itself from its
+// handler fails with ErrInHandler even while the system has free workers
+// (none of them can run the actor's next turn while this one runs), from
+// its handler and from its lifecycle hooks' turn alike.
+func TestSelfAskWithFreeWorkers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), failBound)
+	defer cancel()
+	s := newSystem(t, actorpool.WithWorkers(4))
+	var self actorpool.Ref
+	handled := make(chan any, 1)
+	self = spawn(t, s, func(c *actorpool.Context, msg any) {
+		if msg == "again" {
+			handled <- msg
+			return
+		}
+		_, err := self.Ask(ctx, "again")
+		_ = c.Respond(err)
+	})
+	got, err := self.Ask(ctx, "start")
+	if err != nil {
+		t.Fatalf("the outer Ask: %v", err)
+	}
+	if inner, _ := got.(error); !errors.Is(inner, actorpool.ErrInHandler) {
+		t.Errorf("an actor's Ask to itself from its handler, 3 workers free: %v, want ErrInHandler", got)
+	}
+	wait(t, chanOf(handled), "the message the self-Ask sent")
+}

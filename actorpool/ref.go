@@ -41,14 +41,12 @@ func (r Ref) Tell(msg any) error { return r.send(envelope{msg: msg}) }
 // ErrNilContext; a ctx already done returns its error without sending.
 //
 // Called from inside a turn of the actor's own system (a handler, a
-// lifecycle hook, a dead-letter function) when no worker of the system is
-// free, it does not wait on the worker its own turn holds: once it has
-// waited 10-20 ms, an Ask to the caller's own actor returns ErrInHandler
-// (the message may still be handled, after the caller's turn; its answer
-// is then dropped), and any other runs the system's queued turns in the
-// caller's slot until its answer comes. With a worker free, an Ask to
-// another actor is answered by it; an Ask to the caller's own actor then
-// waits until ctx is done: do not ask yourself.
+// lifecycle hook, a dead-letter function), it does not wait on the worker
+// its own turn holds: once it has waited 10-20 ms, an Ask to the caller's
+// own actor returns ErrInHandler (the message may still be handled, after
+// the caller's turn; its answer is then dropped), and an Ask to another
+// actor of the system, when no worker of the system is free, runs the
+// system's queued turns in the caller's slot until its answer comes.
 func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 	if ctx == nil {
 		return nil, ErrNilContext
@@ -57,13 +55,25 @@ func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 		return nil, err
 	}
 	a := r.a
-	// Read before the send, which may take the last free worker.
-	mayStall := a != nil && a.sys.eng.Free() == 0
+	if a == nil {
+		return nil, ErrNilRef
+	}
+	// An Ask that may be stuck registers for a poke (stall.go): one sent
+	// into a system with no free worker (read before the send, which may
+	// take the last), or to an actor whose turn runs (it may be the
+	// caller's own: its answer would then wait for the turn that waits).
+	mayStall := a.sys.eng.Free() == 0 || a.state.Load() == stateRunning
 	p := newPending()
+	if mayStall {
+		p = newStallPending()
+	}
 	if err := r.send(envelope{msg: msg, reply: p}); err != nil {
 		return nil, err
 	}
-	return a.sys.await(ctx, p, a, mayStall)
+	if mayStall {
+		a.sys.stall.enter(p)
+	}
+	return a.sys.await(ctx, p, a)
 }
 
 // Stop makes the actor stop after the message it is handling, if any:
