@@ -159,13 +159,13 @@ func (c *Controller) Tick() Decision {
 		}
 		c.failed = total
 	}
-	to, why := c.law.decide(o)
-	d := Decision{Observation: o, From: size, To: to, Cause: c.law.cause, Reason: why}
-	if to != size {
-		d.Err = c.r.Resize(to)
+	ld := c.law.decide(o)
+	d := Decision{Observation: o, From: size, To: ld.to, Cause: ld.cause, Reason: ld.reason}
+	if d.To != size {
+		d.Err = c.r.Resize(d.To)
 		if d.Err == nil {
 			c.stats.Resizes++
-			c.stats.Size = to
+			c.stats.Size = d.To
 		}
 	} else {
 		c.stats.Size = size

@@ -44,10 +44,11 @@ type failRec struct {
 
 func (r failRec) rate() float64 { return r.failures / r.completions }
 
-// failing applies the rule above to a window; ok reports that it decided.
-func (l *law) failing(o Observation, lo int) (to int, why string, ok bool) {
+// failing applies the rule above to a window, and reports whether it
+// decided: the size to back off to, with CauseFailing.
+func (l *law) failing(o Observation, lo int) (decision, bool) {
 	if l.cfg.failures == nil || o.Completions < failSample {
-		return 0, "", false
+		return decision{}, false
 	}
 	n := o.Size
 	if l.failAt == nil {
@@ -65,7 +66,7 @@ func (l *law) failing(o Observation, lo int) (to int, why string, ok bool) {
 	}
 	rate := float64(o.Failures) / float64(o.Completions)
 	if rate < failLimit {
-		return 0, "", false
+		return decision{}, false
 	}
 	margin := max(failMargin, 3*math.Sqrt(rate*(1-rate)/float64(o.Completions)))
 	better, same := 0, false
@@ -83,14 +84,15 @@ func (l *law) failing(o Observation, lo int) (to int, why string, ok bool) {
 	switch {
 	case better > 0:
 		l.failCap, l.failUntil = better, o.At.Add(kneeTTL)
-		return max(lo, better), fmt.Sprintf("failure rate %.2f at %d against %.2f at %d: back to %d", rate, n, l.failAt[better].rate(), better, max(lo, better)), true
+		to := max(lo, better)
+		return decision{to: to, cause: CauseFailing, reason: fmt.Sprintf("failure rate %.2f at %d against %.2f at %d: back to %d", rate, n, l.failAt[better].rate(), better, to)}, true
 	case same:
-		return 0, "", false
+		return decision{}, false
 	case n > lo:
 		to := max(lo, min(n-1, int(math.Floor(l.cfg.backoff*float64(n)))))
-		return to, fmt.Sprintf("failure rate %.2f at %d, no other size measured: stepping down to %d to see whether it depends on the size", rate, n, to), true
+		return decision{to: to, cause: CauseFailing, reason: fmt.Sprintf("failure rate %.2f at %d, no other size measured: stepping down to %d to see whether it depends on the size", rate, n, to)}, true
 	}
-	return 0, "", false
+	return decision{}, false
 }
 
 // failCapped reports whether failures cap growth now.

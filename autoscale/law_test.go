@@ -1,6 +1,7 @@
 package autoscale
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,13 +25,17 @@ func newLaw(max int) *law {
 }
 
 // decideT fails the test unless the law moves to want, with a reason
-// containing sub.
-func decideT(t *testing.T, l *law, o Observation, want int, sub string) {
+// containing sub and one of the causes Stats counts.
+func decideT(t *testing.T, l *law, o Observation, want int, sub string) decision {
 	t.Helper()
-	to, why := l.decide(o)
-	if to != want || !strings.Contains(why, sub) {
-		t.Fatalf("at %d (x %.0f/s, S %v): %d (%q), want %d with %q", o.Size, o.Throughput, o.Service, to, why, want, sub)
+	d := l.decide(o)
+	if d.to != want || !strings.Contains(d.reason, sub) {
+		t.Fatalf("at %d (x %.0f/s, S %v): %d (%q), want %d with %q", o.Size, o.Throughput, o.Service, d.to, d.reason, want, sub)
 	}
+	if !slices.Contains(Causes, d.cause) {
+		t.Fatalf("at %d: cause %q is not one of %v", o.Size, d.cause, Causes)
+	}
+	return d
 }
 
 // TestLawKneeFromAStepThatBoughtNothing: CPU-bound work on 2 CPUs. Little's
@@ -89,14 +94,14 @@ func TestLawIgnoresSlowTasksThatScale(t *testing.T) {
 		if o.Throughput >= lambda { // enough workers: the backlog drains
 			o.Throughput, o.Queue, o.Busy, o.BusyNow = lambda, 0, lambda*s.Seconds(), int(lambda*s.Seconds())
 		}
-		to, why := l.decide(o)
-		if strings.Contains(why, "knee") {
-			t.Fatalf("step %d at %d: %q", i, n, why)
+		d := l.decide(o)
+		if strings.Contains(d.reason, "knee") {
+			t.Fatalf("step %d at %d: %q", i, n, d.reason)
 		}
-		if to == n {
+		if d.to == n {
 			break
 		}
-		n = to
+		n = d.to
 	}
 	// 800/s × 30ms keeps 24 workers busy: ceil(24 + 0.5·√24) = 27 (staff).
 	if n != 27 || l.class != IOBound {
@@ -136,9 +141,9 @@ func TestLawKneeFromAPartialGain(t *testing.T) {
 	// from a saturated window
 	decideT(t, l, saturated(0, 16, 1500, 800, 20*ms), 32, "asks for 33")
 	decideT(t, l, saturated(250*ms, 32, 1500, 1200, 26*ms), 32, "")
-	to, why := l.decide(saturated(500*ms, 32, 1500, 1200, 27*ms))
-	if to != 24 || !strings.Contains(why, "knee at 24") {
-		t.Fatalf("after the step: %d (%q), want 24", to, why)
+	d := l.decide(saturated(500*ms, 32, 1500, 1200, 27*ms))
+	if d.to != 24 || !strings.Contains(d.reason, "knee at 24") {
+		t.Fatalf("after the step: %d (%q), want 24", d.to, d.reason)
 	}
 }
 
@@ -253,7 +258,7 @@ func TestLawShrinksToTheNeed(t *testing.T) {
 	for i := range 8 {
 		o := Observation{At: t0.Add(time.Duration(i) * 250 * time.Millisecond), Size: n, Busy: 1.7, Lambda: 100,
 			Throughput: 100, Service: 17 * time.Millisecond, GOMAXPROCS: 2}
-		n, _ = l.decide(o)
+		n = l.decide(o).to
 		sizes = append(sizes, n)
 	}
 	if want := []int{6, 4, 3, 3, 3, 3, 3, 3}; !equal(sizes, want) {
@@ -302,18 +307,16 @@ func newFailureLaw(max int) *law {
 func TestLawBacksOffFailuresThatGrowWithSize(t *testing.T) {
 	ms := time.Millisecond
 	l := newFailureLaw(64)
-	to, _ := l.decide(failingAt(0, 8, 0))
+	to := l.decide(failingAt(0, 8, 0)).to
 	if to <= 8 {
 		t.Fatalf("pressure at 8 without failures: %d, want growth", to)
 	}
 	decideT(t, l, failingAt(250*ms, to, 0.33), 8, "back to 8")
-	decideT(t, l, failingAt(500*ms, 8, 0), 8, "")
-	if l.cause != CauseHoldLimit {
-		t.Errorf("pressure under the failure cap: cause %s, want %s", l.cause, CauseHoldLimit)
+	if d := decideT(t, l, failingAt(500*ms, 8, 0), 8, ""); d.cause != CauseHoldLimit {
+		t.Errorf("pressure under the failure cap: cause %s, want %s", d.cause, CauseHoldLimit)
 	}
 	// The cap expires with the knee's TTL; the law may probe again.
-	to, _ = l.decide(failingAt(kneeTTL+time.Second, 8, 0))
-	if to <= 8 {
+	if to := l.decide(failingAt(kneeTTL+time.Second, 8, 0)).to; to <= 8 {
 		t.Errorf("after the cap expired, pressure at 8: %d, want growth", to)
 	}
 }
@@ -326,9 +329,9 @@ func TestLawIgnoresFailuresAtEverySize(t *testing.T) {
 	ms := time.Millisecond
 	l := newFailureLaw(64)
 	decideT(t, l, failingAt(0, 10, 0.2), 9, "stepping down to 9")
-	to, why := l.decide(failingAt(250*ms, 9, 0.2))
-	if to <= 9 || l.cause == CauseFailing {
-		t.Errorf("failing as much at 9 as at 10: %d (%s, %q), want growth under pressure", to, l.cause, why)
+	d := l.decide(failingAt(250*ms, 9, 0.2))
+	if d.to <= 9 || d.cause == CauseFailing {
+		t.Errorf("failing as much at 9 as at 10: %d (%s, %q), want growth under pressure", d.to, d.cause, d.reason)
 	}
 }
 
@@ -338,11 +341,11 @@ func TestLawFailuresNeedASample(t *testing.T) {
 	l := newFailureLaw(64)
 	o := failingAt(0, 10, 0.5)
 	o.Completions, o.Failures = failSample-1, failSample/2
-	if l.decide(o); l.cause == CauseFailing {
+	if d := l.decide(o); d.cause == CauseFailing {
 		t.Errorf("%d of %d failed: the law acted on failures", o.Failures, o.Completions)
 	}
 	l = newFailureLaw(64)
-	if l.decide(failingAt(0, 10, 0.05)); l.cause == CauseFailing {
+	if d := l.decide(failingAt(0, 10, 0.05)); d.cause == CauseFailing {
 		t.Error("5% failed: the law acted on failures")
 	}
 }

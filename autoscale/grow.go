@@ -1,0 +1,115 @@
+package autoscale
+
+import (
+	"fmt"
+	"math"
+)
+
+// pressure reports whether o calls for growth: work waiting behind busy
+// workers, refusals, or with WithTargetWait a p99 wait above the target.
+func (l *law) pressure(o Observation) bool {
+	if o.Waiting() > 0 && o.Utilization() >= l.cfg.high || o.Rejections > 0 {
+		return true
+	}
+	return l.cfg.targetWait > 0 && o.WaitP99 > l.cfg.targetWait && o.Queue > 0
+}
+
+// grow answers pressure: a queue behind busy workers, rejections, or a
+// wait above the target. need is what Little's law asks for with the
+// backlog's drain, steady without it; lo and hi are the bounds. Pressure
+// that a limit or a burst explains holds the size (CauseHoldLimit,
+// CauseHoldBurst), and at a knee not yet tested from below it steps down
+// to test it (CauseKnee); any other answer is a growth (CauseGrow).
+func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
+	n := o.Size
+	switch {
+	case o.Busy < float64(n)/2 && o.Rejections == 0:
+		return hold(o, CauseHoldBurst, "queue, but fewer than half the workers busy: a burst the queue absorbs")
+	case n >= hi && l.capped(o) && n == l.knee:
+		if o.Saturated() && !l.kneeDown && n > lo {
+			// Test the knee from below once: a step down that keeps the
+			// throughput shows the knee was found too high (a growth
+			// step that bought nothing says only that the knee is at or
+			// below where it started). In a backlog too: a knee placed
+			// from service times inflated since the start (a pool
+			// started above the CPUs) is found nowhere else.
+			to := max(lo, n-max(1, n/8))
+			l.probe = l.newProbe(o, to)
+			return decision{to: to, cause: CauseKnee, reason: fmt.Sprintf("pressure at the knee %d: testing it from below at %d", n, to)}
+		}
+		return hold(o, CauseHoldLimit, fmt.Sprintf("pressure at the knee %d (%s)", n, l.class))
+	case n >= hi:
+		return hold(o, CauseHoldLimit, fmt.Sprintf("pressure at the ceiling %d", hi))
+	case o.MemLimit > 0 && o.MemLimit < math.MaxInt64 && float64(o.HeapLive) > l.cfg.memoryHeadroom*float64(o.MemLimit):
+		return hold(o, CauseHoldLimit, fmt.Sprintf("pressure, but the live heap is %d of the %d memory limit", o.HeapLive, o.MemLimit))
+	}
+	var to int
+	var why string
+	switch {
+	case o.Rejections == 0 && l.drains(o):
+		// A burst the size drains within a window, with the arrivals at
+		// their smoothed rate: Poisson noise, not a change of load. The
+		// stabilisation window keeps what the arrivals need.
+		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
+		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
+	case need > n:
+		// Applied at once, unless the window is saturated or the service
+		// time rose: then it may already be inflated by a knee, and so the
+		// estimate; at most double, and let the next windows judge.
+		to = need
+		if l.cautious(o) {
+			to = min(need, 2*n)
+		}
+		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d", waiting(o), o.Utilization(), need)
+	case need == 0:
+		// No task completed in the window (a cold start): every queued
+		// task could use a worker; at most double on a guess.
+		guess := o.BusyNow + o.Waiting() + int(o.Rejections)
+		to = min(guess, 2*n)
+		why = fmt.Sprintf("%s, %d refused, no service time yet: %d busy, queued or refused", waiting(o), o.Rejections, guess)
+	case o.Rejections == 0 && o.WaitP50 <= o.Service:
+		// The arrivals need no more workers than there are: a momentary
+		// queue, which most tasks waited in for less than a service time.
+		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, but Little's law asks for only %d", waiting(o), need))
+	default:
+		// Tasks wait or are refused although Little's law says the size
+		// suffices: take one step and let the next window judge it.
+		to = n + 1
+		why = fmt.Sprintf("%s at utilisation %.2f, %d refused: one more worker", waiting(o), o.Utilization(), o.Rejections)
+	}
+	if l.kneeSeen {
+		to = min(to, n+max(1, n/8)) // near a known knee, small steps
+	}
+	// n < hi here, so the step is at least one worker.
+	to = max(n+1, min(hi, to))
+	l.grewAt = o.At
+	if l.cautious(o) {
+		l.probe = l.newProbe(o, to)
+	}
+	// The workers added to drain a backlog are not wanted once it is
+	// drained: the stabilisation window keeps only what the arrivals need.
+	if steady > 0 {
+		l.recs = append(l.recs, rec{o.At, max(n, min(to, steady))})
+	}
+	return decision{to: to, cause: CauseGrow, reason: why}
+}
+
+// cautious reports a window a growth step is a probe from: one saturated
+// (its throughput is the size's capacity), or one whose service time rose
+// by a quarter or more over the least of the recent windows (past a knee,
+// added workers queue inside the tasks and lengthen them).
+//
+// Growth for a backlog outside the pool (WithBacklog) is always a probe:
+// the pool has no queue whose wait would show what the added workers did.
+func (l *law) cautious(o Observation) bool {
+	return o.Saturated() || o.Backlog > o.Size/4 || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
+}
+
+// waiting describes the work waiting, for a reason: the queue, and the
+// backlog outside the pool when there is one.
+func waiting(o Observation) string {
+	if o.Backlog > 0 {
+		return fmt.Sprintf("queue %d, backlog %d", o.Queue, o.Backlog)
+	}
+	return fmt.Sprintf("queue %d", o.Queue)
+}
