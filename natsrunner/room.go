@@ -1,0 +1,51 @@
+package natsrunner
+
+import (
+	"context"
+	"runtime"
+	"time"
+)
+
+// free is how many tasks the pool could start now, plus the queue the
+// runner may keep in it (WithQueued). Stats' fields are read one after
+// another, so a task passing from the queue to a worker between two reads
+// is counted in neither; the runner's own count of its tasks in the pool
+// is exact, and the larger of the two is what fills the pool.
+//
+// The loop pulls at most this many messages and waitRoom waits for it to
+// turn positive: how room is counted is decided here alone.
+func (r *Runner) free() int {
+	s := r.pool.Stats()
+	busy := max(s.Running+s.Waiting, int(r.inPool.Load()))
+	return s.Cap - busy + r.cfg.queued
+}
+
+// waitRoom returns when one of the runner's tasks finished, ctx is done,
+// or the poll interval passed (capacity may have grown by a Resize).
+func (r *Runner) waitRoom(ctx context.Context) {
+	t := time.NewTimer(r.cfg.pollInterval)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-r.finished:
+		// The task signals just before it returns to the pool; give it
+		// the moment it needs to leave the pool's running count.
+		for range 4 {
+			if r.free() > 0 {
+				return
+			}
+			runtime.Gosched()
+		}
+	}
+}
+
+// signal wakes the loop waiting for room, or the drain waiting for the
+// settlements. It never blocks a task: the channel holds one wake-up, and
+// one already pending serves for this one too.
+func (r *Runner) signal() {
+	select {
+	case r.finished <- struct{}{}:
+	default:
+	}
+}
