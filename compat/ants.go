@@ -7,7 +7,7 @@ import (
 	"github.com/panjf2000/ants/v2"
 
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // This file holds the adapters of ants v2 and what they share with those

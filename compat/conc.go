@@ -5,7 +5,7 @@ import (
 
 	concpool "github.com/sourcegraph/conc/pool"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Conc is sourcegraph/conc's pool.Pool limited with WithMaxGoroutines.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/compat"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // implementation describes a compat adapter to the suite. Supports is a

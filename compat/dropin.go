@@ -4,7 +4,7 @@ import (
 	dropin "github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // This file holds the adapters of poolkit's drop-in replacement for ants

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/poolkit/poolkit/pool"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Errgroup is golang.org/x/sync's errgroup.Group limited with SetLimit: Go

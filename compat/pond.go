@@ -5,7 +5,7 @@ import (
 
 	"github.com/alitto/pond/v2"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 var (

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/poolkit/poolkit/pool"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Poolkit is poolkit's own Pool behind the adapter surface. Its optional

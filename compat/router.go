@@ -9,7 +9,7 @@ import (
 	"github.com/poolkit/poolkit/actorpool"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // ActorRouter is poolkit's actor pool-router (actorpool.Router) as a task

@@ -7,7 +7,7 @@ import (
 
 	"github.com/Jeffail/tunny"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Tunny is tunny's callback Pool. tunny's Process blocks until the job has

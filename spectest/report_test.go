@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // TestMarks: each outcome has its mark, a pass that depends on a guard in

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // TestSpecInSync fails when SPEC.md's Part 1 and the suite's clause

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // tinyPool stands for a pool of your own: a goroutine per task, at most
