@@ -23,7 +23,7 @@ func NewConc(c spectest.Config) (*Conc, error) {
 }
 
 // Supports reports which Config fields conc honours: none.
-func (*Conc) Supports(spectest.Feature) bool { return false }
+func (*Conc) Supports(spectest.Capability) bool { return false }
 
 // Submit calls Go.
 func (a *Conc) Submit(task func()) error {

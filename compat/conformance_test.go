@@ -12,7 +12,7 @@ import (
 // must not be built outside the clause's bubble).
 func implementation[A interface {
 	spectest.Pool
-	Supports(spectest.Feature) bool
+	Supports(spectest.Capability) bool
 }](name string, isolate bool, build func(spectest.Config) (A, error), known, notes map[string]string) spectest.Implementation {
 	var zero A
 	return spectest.Implementation{

@@ -53,7 +53,7 @@ func NewActorRouter(c spectest.Config) (*ActorRouter, error) {
 }
 
 // Supports reports which Config fields the adapter honours: the panic handler.
-func (*ActorRouter) Supports(f spectest.Feature) bool { return f == spectest.PanicHandler }
+func (*ActorRouter) Supports(c spectest.Capability) bool { return c == spectest.PanicHandler }
 
 func (a *ActorRouter) run(_ *actorpool.Context, msg any) {
 	a.running.Add(1)

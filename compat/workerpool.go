@@ -23,7 +23,7 @@ func NewWorkerpool(c spectest.Config) (*Workerpool, error) {
 }
 
 // Supports reports which Config fields workerpool honours: none.
-func (*Workerpool) Supports(spectest.Feature) bool { return false }
+func (*Workerpool) Supports(spectest.Capability) bool { return false }
 
 // Submit calls Submit.
 func (a *Workerpool) Submit(task func()) error {

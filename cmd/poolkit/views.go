@@ -299,7 +299,7 @@ func newSpecView(r spectest.Report) specView {
 		}
 	}
 	for _, c := range r.Clauses {
-		row := []string{c.ID + " " + c.Slug, c.Level}
+		row := []string{c.ID + " " + c.Slug, c.Level.String()}
 		for _, ir := range r.Implementations {
 			mark := ""
 			if res, ok := byClause[c.ID][ir.Name]; ok {
