@@ -32,7 +32,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/compat"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // contender builds a fresh runner with the given number of workers.

@@ -6,7 +6,7 @@ replace github.com/poolkit/poolkit => ../
 
 replace github.com/poolkit/poolkit/compat => ../compat
 
-replace github.com/poolkit/poolkit/spec_test => ../spec_test
+replace github.com/poolkit/poolkit/spectest => ../spectest
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
@@ -14,7 +14,7 @@ require (
 	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/poolkit/poolkit v0.1.0
 	github.com/poolkit/poolkit/compat v0.1.0
-	github.com/poolkit/poolkit/spec_test v0.1.0
+	github.com/poolkit/poolkit/spectest v0.1.0
 	go.uber.org/goleak v1.3.0
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // refusing is a contender's pool that refuses every task.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // resizeDeadline bounds how long a resize measurement waits for the pool

@@ -7,7 +7,7 @@ import (
 	"github.com/panjf2000/ants/v2"
 
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // This file holds the adapters of ants v2 and what they share with those
@@ -123,7 +123,7 @@ func NewAnts(c spectest.Config) (*Ants, error) {
 }
 
 // Supports reports which Config fields ants honours: all of them.
-func (*Ants) Supports(spectest.Feature) bool { return true }
+func (*Ants) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Pool.Submit.
 func (a *Ants) Submit(task func()) error {
@@ -147,7 +147,7 @@ func NewAntsFunc(c spectest.Config) (*AntsFunc, error) {
 }
 
 // Supports reports which Config fields ants honours: all of them.
-func (*AntsFunc) Supports(spectest.Feature) bool { return true }
+func (*AntsFunc) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Invoke with the task as argument; a nil task is passed on
 // like any other argument.
@@ -172,7 +172,7 @@ func NewAntsFuncAny(c spectest.Config) (*AntsFuncAny, error) {
 }
 
 // Supports reports which Config fields ants honours: all of them.
-func (*AntsFuncAny) Supports(spectest.Feature) bool { return true }
+func (*AntsFuncAny) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.
@@ -214,7 +214,7 @@ func NewAntsMulti(c spectest.Config) (*AntsMulti, error) {
 }
 
 // Supports reports which Config fields ants honours: all of them.
-func (*AntsMulti) Supports(spectest.Feature) bool { return true }
+func (*AntsMulti) Supports(spectest.Capability) bool { return true }
 
 // Submit calls MultiPool.Submit.
 func (a *AntsMulti) Submit(task func()) error {
@@ -240,7 +240,7 @@ func NewAntsMultiFunc(c spectest.Config) (*AntsMultiFunc, error) {
 }
 
 // Supports reports which Config fields ants honours: all of them.
-func (*AntsMultiFunc) Supports(spectest.Feature) bool { return true }
+func (*AntsMultiFunc) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.

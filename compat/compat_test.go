@@ -17,7 +17,7 @@ import (
 	"github.com/poolkit/poolkit/compat"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 var (

@@ -5,7 +5,7 @@ import (
 
 	concpool "github.com/sourcegraph/conc/pool"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Conc is sourcegraph/conc's pool.Pool limited with WithMaxGoroutines.
@@ -23,7 +23,7 @@ func NewConc(c spectest.Config) (*Conc, error) {
 }
 
 // Supports reports which Config fields conc honours: none.
-func (*Conc) Supports(spectest.Feature) bool { return false }
+func (*Conc) Supports(spectest.Capability) bool { return false }
 
 // Submit calls Go.
 func (a *Conc) Submit(task func()) error {

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/poolkit/poolkit/compat"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // implementation describes a compat adapter to the suite. Supports is a
@@ -12,7 +12,7 @@ import (
 // must not be built outside the clause's bubble).
 func implementation[A interface {
 	spectest.Pool
-	Supports(spectest.Feature) bool
+	Supports(spectest.Capability) bool
 }](name string, isolate bool, build func(spectest.Config) (A, error), known, notes map[string]string) spectest.Implementation {
 	var zero A
 	return spectest.Implementation{

@@ -17,9 +17,9 @@
 //
 // The vocabulary is the conformance suite's, package spectest: every
 // constructor takes a spectest.Config (the size, and the options a pool may
-// honour), and every adapter's Supports method reports which
-// spectest.Feature it honours; an option the library cannot express is
-// ignored. Every adapter is a spectest.Pool (Submit(func()) error and
+// honour), and every adapter's Supports method reports which of those
+// options (spectest.Capability values) it honours; an option the library
+// cannot express is ignored. Every adapter is a spectest.Pool (Submit(func()) error and
 // Release(ctx) error) and has, where the library can, the optional
 // capabilities the suite detects by type assertion: SubmitContext, Resize
 // and Cap (resize.Resizer), Running and Waiting, Completed, ReleaseNow,

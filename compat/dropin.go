@@ -4,7 +4,7 @@ import (
 	dropin "github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // This file holds the adapters of poolkit's drop-in replacement for ants
@@ -81,7 +81,7 @@ func NewPoolkitAnts(c spectest.Config) (*PoolkitAnts, error) {
 }
 
 // Supports reports which Config fields the drop-in honours: all of them.
-func (*PoolkitAnts) Supports(spectest.Feature) bool { return true }
+func (*PoolkitAnts) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Pool.Submit.
 func (d *PoolkitAnts) Submit(task func()) error { return d.p.Submit(task) }
@@ -104,7 +104,7 @@ func NewPoolkitAntsFuncAny(c spectest.Config) (*PoolkitAntsFuncAny, error) {
 }
 
 // Supports reports which Config fields the drop-in honours: all of them.
-func (*PoolkitAntsFuncAny) Supports(spectest.Feature) bool { return true }
+func (*PoolkitAntsFuncAny) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.
@@ -128,7 +128,7 @@ func NewPoolkitAntsFunc(c spectest.Config) (*PoolkitAntsFunc, error) {
 }
 
 // Supports reports which Config fields the drop-in honours: all of them.
-func (*PoolkitAntsFunc) Supports(spectest.Feature) bool { return true }
+func (*PoolkitAntsFunc) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Invoke with the task as argument; a nil task is passed on
 // like any other argument.
@@ -173,7 +173,7 @@ func NewPoolkitAntsMulti(c spectest.Config) (*PoolkitAntsMulti, error) {
 }
 
 // Supports reports which Config fields the drop-in honours: all of them.
-func (*PoolkitAntsMulti) Supports(spectest.Feature) bool { return true }
+func (*PoolkitAntsMulti) Supports(spectest.Capability) bool { return true }
 
 // Submit calls MultiPool.Submit.
 func (d *PoolkitAntsMulti) Submit(task func()) error { return d.p.Submit(task) }
@@ -197,7 +197,7 @@ func NewPoolkitAntsMultiFunc(c spectest.Config) (*PoolkitAntsMultiFunc, error) {
 }
 
 // Supports reports which Config fields the drop-in honours: all of them.
-func (*PoolkitAntsMultiFunc) Supports(spectest.Feature) bool { return true }
+func (*PoolkitAntsMultiFunc) Supports(spectest.Capability) bool { return true }
 
 // Submit calls Invoke with the task as argument, and a nil task as a nil
 // argument.

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/poolkit/poolkit/pool"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Errgroup is golang.org/x/sync's errgroup.Group limited with SetLimit: Go
@@ -34,7 +34,7 @@ func NewErrgroup(c spectest.Config) (*Errgroup, error) {
 
 // Supports reports which Config fields the adapter honours: Nonblocking,
 // with TryGo.
-func (*Errgroup) Supports(f spectest.Feature) bool { return f == spectest.Nonblocking }
+func (*Errgroup) Supports(c spectest.Capability) bool { return c == spectest.Nonblocking }
 
 // Submit calls Go, or TryGo on a non-blocking adapter, with a function
 // that calls task and returns nil.

@@ -4,7 +4,7 @@ go 1.25.0
 
 replace github.com/poolkit/poolkit => ../
 
-replace github.com/poolkit/poolkit/spec_test => ../spec_test
+replace github.com/poolkit/poolkit/spectest => ../spectest
 
 require (
 	github.com/Jeffail/tunny v0.1.4
@@ -12,7 +12,7 @@ require (
 	github.com/gammazero/workerpool v1.1.3
 	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/poolkit/poolkit v0.1.0
-	github.com/poolkit/poolkit/spec_test v0.1.0
+	github.com/poolkit/poolkit/spectest v0.1.0
 	github.com/sourcegraph/conc v0.3.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.20.0

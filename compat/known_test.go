@@ -3,7 +3,7 @@ package compat_test
 import (
 	"strings"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // The divergences of the third-party pools found by this suite, and those

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"text/template"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 const matrixPath = "../MATRIX.md"

@@ -5,7 +5,7 @@ import (
 
 	"github.com/alitto/pond/v2"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 var (
@@ -26,7 +26,7 @@ func NewPond(c spectest.Config) (*Pond, error) {
 }
 
 // Supports reports which Config fields pond honours: only Nonblocking.
-func (*Pond) Supports(f spectest.Feature) bool { return f == spectest.Nonblocking }
+func (*Pond) Supports(c spectest.Capability) bool { return c == spectest.Nonblocking }
 
 // Submit calls Go.
 func (a *Pond) Submit(task func()) error {

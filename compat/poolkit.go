@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/poolkit/poolkit/pool"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Poolkit is poolkit's own Pool behind the adapter surface. Its optional
@@ -30,7 +30,7 @@ func NewPoolkit(c spectest.Config) (*Poolkit, error) {
 }
 
 // Supports reports which Config fields the adapter honours: all of them.
-func (*Poolkit) Supports(spectest.Feature) bool { return true }
+func (*Poolkit) Supports(spectest.Capability) bool { return true }
 
 // Release closes the pool and waits, bounded by ctx, for its tasks and
 // workers.

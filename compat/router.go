@@ -9,7 +9,7 @@ import (
 	"github.com/poolkit/poolkit/actorpool"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // ActorRouter is poolkit's actor pool-router (actorpool.Router) as a task
@@ -53,7 +53,7 @@ func NewActorRouter(c spectest.Config) (*ActorRouter, error) {
 }
 
 // Supports reports which Config fields the adapter honours: the panic handler.
-func (*ActorRouter) Supports(f spectest.Feature) bool { return f == spectest.PanicHandler }
+func (*ActorRouter) Supports(c spectest.Capability) bool { return c == spectest.PanicHandler }
 
 func (a *ActorRouter) run(_ *actorpool.Context, msg any) {
 	a.running.Add(1)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/Jeffail/tunny"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Tunny is tunny's callback Pool. tunny's Process blocks until the job has
@@ -33,7 +33,7 @@ func NewTunny(c spectest.Config) (*Tunny, error) {
 }
 
 // Supports reports which Config fields tunny honours: none.
-func (*Tunny) Supports(spectest.Feature) bool { return false }
+func (*Tunny) Supports(spectest.Capability) bool { return false }
 
 // Submit hands task to a worker and returns once it has started.
 func (a *Tunny) Submit(task func()) error {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/gammazero/workerpool"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // Workerpool is gammazero/workerpool's WorkerPool: a dispatcher goroutine
@@ -23,7 +23,7 @@ func NewWorkerpool(c spectest.Config) (*Workerpool, error) {
 }
 
 // Supports reports which Config fields workerpool honours: none.
-func (*Workerpool) Supports(spectest.Feature) bool { return false }
+func (*Workerpool) Supports(spectest.Capability) bool { return false }
 
 // Submit calls Submit.
 func (a *Workerpool) Submit(task func()) error {

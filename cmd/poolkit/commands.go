@@ -12,7 +12,7 @@ import (
 
 	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
-	spectest "github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // benchOutcome is what the bench stage measured and wrote.

@@ -6,7 +6,7 @@ replace github.com/poolkit/poolkit => ../../
 
 replace github.com/poolkit/poolkit/compat => ../../compat
 
-replace github.com/poolkit/poolkit/spec_test => ../../spec_test
+replace github.com/poolkit/poolkit/spectest => ../../spectest
 
 replace github.com/poolkit/poolkit/bench => ../../bench
 
@@ -15,7 +15,7 @@ replace github.com/poolkit/poolkit/autoscale/eval => ../../autoscale/eval
 require (
 	github.com/poolkit/poolkit/autoscale/eval v0.1.0
 	github.com/poolkit/poolkit/bench v0.1.0
-	github.com/poolkit/poolkit/spec_test v0.1.0
+	github.com/poolkit/poolkit/spectest v0.1.0
 	github.com/schollz/progressbar/v3 v3.17.1
 	go.uber.org/automaxprocs v1.6.0
 	go.uber.org/goleak v1.3.0

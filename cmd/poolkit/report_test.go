@@ -16,7 +16,7 @@ import (
 
 	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
-	spectest "github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // page is what wellFormed found in a document.
@@ -221,7 +221,7 @@ func TestReportLinks(t *testing.T) {
 	}
 	o.bench = &benchOutcome{view: bv}
 	o.spec = &specOutcome{view: newSpecView(spectest.Report{
-		Clauses: []spectest.ClauseInfo{{ID: "NEW-1", Slug: "size", Level: "MUST", Title: "t"}},
+		Clauses: []spectest.ClauseInfo{{ID: "NEW-1", Slug: "size", Level: spectest.Must, Title: "t"}},
 		Implementations: []spectest.ImplReport{{Name: "poolkit", Results: []spectest.Result{{Impl: "poolkit", Clause: "NEW-1", Status: spectest.Pass}}},
 			{Name: "other", Results: []spectest.Result{{Impl: "other", Clause: "NEW-1", Status: spectest.XFail, Note: "panics"}}}},
 	})}

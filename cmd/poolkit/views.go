@@ -8,7 +8,7 @@ import (
 
 	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
-	spectest "github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // The stages' results as the tables show them. Every rendering (the
@@ -299,7 +299,7 @@ func newSpecView(r spectest.Report) specView {
 		}
 	}
 	for _, c := range r.Clauses {
-		row := []string{c.ID + " " + c.Slug, c.Level}
+		row := []string{c.ID + " " + c.Slug, c.Level.String()}
 		for _, ir := range r.Implementations {
 			mark := ""
 			if res, ok := byClause[c.ID][ir.Name]; ok {

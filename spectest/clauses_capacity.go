@@ -40,7 +40,7 @@ func (c *Case) makeIdle(p Pool, n int) {
 }
 
 var capacityClauses = []Clause{
-	{ID: "CAP-1", Level: "MUST", Slug: "full-width",
+	{ID: "CAP-1", Level: Must, Slug: "full-width",
 		Title: "A saturated pool runs exactly its capacity of tasks at once: never more, and no fewer.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -55,7 +55,7 @@ var capacityClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CAP-2", Level: "MUST", Slug: "shrink-with-idle-workers", Needs: []string{"Resize"},
+	{ID: "CAP-2", Level: Must, Slug: "shrink-with-idle-workers", Needs: []Capability{Resize},
 		Title: "After Resize(n) returns, no task starts while n or more run, even with idle workers at hand.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -74,7 +74,7 @@ var capacityClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CAP-3", Level: "MUST", Slug: "shrink-drains", Needs: []string{"Resize"},
+	{ID: "CAP-3", Level: Must, Slug: "shrink-drains", Needs: []Capability{Resize},
 		Title: "A shrink interrupts no running task; the excess drains, and waiting tasks start only once fewer than the new capacity run.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -110,7 +110,7 @@ var capacityClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CAP-4", Level: "MUST", Slug: "grow-is-prompt", Needs: []string{"Resize"},
+	{ID: "CAP-4", Level: Must, Slug: "grow-is-prompt", Needs: []Capability{Resize},
 		Title: "A grow starts waiting tasks at once, without waiting for a running task to finish.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -129,7 +129,7 @@ var capacityClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CAP-5", Level: "MUST", Slug: "bound-under-stress",
+	{ID: "CAP-5", Level: Must, Slug: "bound-under-stress",
 		Title: "Under many concurrent submitters, no more tasks than the capacity ever run at once.",
 		Run: func(c *Case) {
 			p := c.New(Config{Size: 3})
@@ -151,23 +151,23 @@ var capacityClauses = []Clause{
 				c.T.Errorf("peak concurrency %d with capacity 3", tr.peak.Load())
 			}
 		}},
-	{ID: "CAP-6", Level: "MUST", Slug: "random-resizes", Needs: []string{"Resize"},
+	{ID: "CAP-6", Level: Must, Slug: "random-resizes", Needs: []Capability{Resize},
 		Title: "Over random sequences of submissions, finishes and resizes, no task starts at or above the capacity in force, and every accepted task runs exactly once.",
 		Run: func(c *Case) {
 			rapid.Check(c.T, func(t *rapid.T) {
 				rapid.SyncTest(t, func(t *rapid.T) { randomResizes(c, t) })
 			})
 		}},
-	{ID: "CAP-7", Level: "MUST", Slug: "shrink-between-tasks", Needs: []string{"Resize"},
+	{ID: "CAP-7", Level: Must, Slug: "shrink-between-tasks", Needs: []Capability{Resize},
 		Title: "After Resize(n) returns, a later task does not start while n run, not even on a worker that has just finished a task and is looking for the next.",
 		Run:   checkShrinkBetweenTasks},
-	{ID: "CAP-8", Level: "MUST", Slug: "grow-while-arriving", Needs: []string{"Resize"},
+	{ID: "CAP-8", Level: Must, Slug: "grow-while-arriving", Needs: []Capability{Resize},
 		Title: "A grow racing submitters on their way to wait loses none of them: every task that fits the new capacity starts.",
 		Run:   checkGrowWhileArriving},
-	{ID: "CAP-9", Level: "MUST", Slug: "no-lost-wakeup",
+	{ID: "CAP-9", Level: Must, Slug: "no-lost-wakeup",
 		Title: "No task waits beside a free slot: two tasks submitted back to back to a pool with room for both both start, even while a worker is between tasks.",
 		Run:   checkNoLostWakeup},
-	{ID: "CAP-10", Level: "MUST", Slug: "waiting-means-full", Needs: []string{"Running/Waiting"},
+	{ID: "CAP-10", Level: Must, Slug: "waiting-means-full", Needs: []Capability{RunningWaiting},
 		Title: "Once a burst of submissions has settled, Waiting() > 0 implies Running() == Cap(): work waits only while every slot is busy.",
 		Run:   checkWaitingMeansFull},
 }
@@ -268,10 +268,10 @@ func randomResizes(c *Case, t *rapid.T) {
 }
 
 var resizeClauses = []Clause{
-	{ID: "RSZ-1", Level: "MUST", Slug: "linearizable", Needs: []string{"Resize"},
+	{ID: "RSZ-1", Level: Must, Slug: "linearizable", Needs: []Capability{Resize},
 		Title: "Resize and Cap are linearizable: concurrent calls have one order, and Cap never returns a value nobody set.",
 		Run:   func(c *Case) { checkLinearizable(c) }},
-	{ID: "RSZ-2", Level: "MUST", Slug: "returns-at-once", Needs: []string{"Resize"},
+	{ID: "RSZ-2", Level: Must, Slug: "returns-at-once", Needs: []Capability{Resize},
 		Title: "Resize returns without waiting for running tasks.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -298,7 +298,7 @@ var resizeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "RSZ-3", Level: "MUST", Slug: "idempotent", Needs: []string{"Resize"},
+	{ID: "RSZ-3", Level: Must, Slug: "idempotent", Needs: []Capability{Resize},
 		Title: "Resize to the current capacity changes nothing: no task starts or stops, and Cap is unchanged.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -319,7 +319,7 @@ var resizeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "RSZ-4", Level: "MUST", Slug: "invalid-size", Needs: []string{"Resize"},
+	{ID: "RSZ-4", Level: Must, Slug: "invalid-size", Needs: []Capability{Resize},
 		Title: "Resize with a size below 1 returns an error matching resize.ErrInvalidSize and changes nothing.",
 		Run: func(c *Case) {
 			p := c.New(Config{Size: 3})
@@ -333,7 +333,7 @@ var resizeClauses = []Clause{
 				}
 			}
 		}},
-	{ID: "RSZ-5", Level: "MUST", Slug: "after-close", Needs: []string{"Resize"},
+	{ID: "RSZ-5", Level: Must, Slug: "after-close", Needs: []Capability{Resize},
 		Title: "Resize on a closed pool returns an error matching resize.ErrClosed and changes nothing.",
 		Run: func(c *Case) {
 			p := c.New(Config{Size: 3})

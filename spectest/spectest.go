@@ -42,6 +42,7 @@ package spectest
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/poolkit/poolkit/resize"
@@ -96,18 +97,80 @@ type Rebooter interface {
 	Reboot()
 }
 
-// Feature is a construction option a pool may honour: a Config field other
-// than Size. It is the one vocabulary of capabilities for this suite and for
-// package compat's adapters, whose Supports methods report it.
-type Feature string
+// Capability is something a clause may need of an implementation beyond
+// Pool: an optional interface its pools implement (SubmitContext through
+// Reboot), found by building one pool and asserting it, or a construction
+// option New honours (Nonblocking through PanicHandler, one per Config
+// field other than Size), which Implementation.Supports reports. A clause
+// that needs a capability the implementation lacks does not apply. It is
+// the one vocabulary of capabilities for this suite and for package
+// compat's adapters, whose Supports methods take it.
+type Capability uint8
 
-// The features a clause may need.
+// The capabilities. String gives each one's name as reports show it.
 const (
-	Nonblocking  Feature = "nonblocking"  // Config.Nonblocking
-	MaxBlocking  Feature = "maxblocking"  // Config.MaxBlocking
-	Expiry       Feature = "expiry"       // Config.Expiry
-	PanicHandler Feature = "panichandler" // Config.PanicHandler
+	SubmitContext  Capability = iota + 1 // ContextSubmitter
+	Resize                               // Resizer
+	RunningWaiting                       // Gauges
+	Completed                            // Completer
+	ReleaseNow                           // Abandoner
+	Reboot                               // Rebooter
+
+	Nonblocking  // Config.Nonblocking
+	MaxBlocking  // Config.MaxBlocking
+	Expiry       // Config.Expiry
+	PanicHandler // Config.PanicHandler
 )
+
+// capabilityNames are the names that reports and MATRIX.md have always
+// shown: methods for interfaces, lower-case Config fields for options.
+var capabilityNames = [...]string{
+	SubmitContext:  "SubmitContext",
+	Resize:         "Resize",
+	RunningWaiting: "Running/Waiting",
+	Completed:      "Completed",
+	ReleaseNow:     "ReleaseNow",
+	Reboot:         "Reboot",
+	Nonblocking:    "nonblocking",
+	MaxBlocking:    "maxblocking",
+	Expiry:         "expiry",
+	PanicHandler:   "panichandler",
+}
+
+// String returns the capability's name: "Resize", "Running/Waiting",
+// "nonblocking", ...; for a value that is no capability, "Capability(n)".
+func (c Capability) String() string {
+	if int(c) < len(capabilityNames) && capabilityNames[c] != "" {
+		return capabilityNames[c]
+	}
+	return "Capability(" + strconv.Itoa(int(c)) + ")"
+}
+
+// option reports whether c is a construction option, which
+// Implementation.Supports answers for, rather than an interface, which a
+// probe pool answers for.
+func (c Capability) option() bool { return c >= Nonblocking && c <= PanicHandler }
+
+// of reports whether p has the interface c names; the suite wraps pools,
+// so p must be the implementation's own.
+func (c Capability) of(p Pool) bool {
+	var ok bool
+	switch c {
+	case SubmitContext:
+		_, ok = p.(ContextSubmitter)
+	case Resize:
+		_, ok = p.(Resizer)
+	case RunningWaiting:
+		_, ok = p.(Gauges)
+	case Completed:
+		_, ok = p.(Completer)
+	case ReleaseNow:
+		_, ok = p.(Abandoner)
+	case Reboot:
+		_, ok = p.(Rebooter)
+	}
+	return ok
+}
 
 // Config is what a clause asks of a new pool. Zero values mean the
 // implementation's defaults; a field the implementation does not support
@@ -126,10 +189,11 @@ type Implementation struct {
 	// New builds a pool. It is called inside the clause, often inside a
 	// testing/synctest bubble.
 	New func(Config) (Pool, error)
-	// Supports reports which Config fields New honours besides Size; nil
-	// means none. A clause that needs an unsupported feature does not
-	// apply.
-	Supports func(Feature) bool
+	// Supports reports which construction options (the Capability
+	// constants Nonblocking, MaxBlocking, Expiry and PanicHandler) New
+	// honours; it is asked about no other capability, and nil means none.
+	// A clause that needs an option New does not honour does not apply.
+	Supports func(Capability) bool
 	// Isolate runs every clause in a child process, for pools that crash
 	// the process or keep package-level state across tests.
 	Isolate bool
@@ -141,7 +205,7 @@ type Implementation struct {
 	Notes map[string]string
 }
 
-// supports reports whether impl honours f.
-func (impl Implementation) supports(f Feature) bool {
-	return impl.Supports != nil && impl.Supports(f)
+// supports reports whether impl honours the construction option c.
+func (impl Implementation) supports(c Capability) bool {
+	return impl.Supports != nil && impl.Supports(c)
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/poolkit/poolkit/resize"
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // tinyPool stands for a pool of your own: a goroutine per task, at most
@@ -112,8 +112,8 @@ func (p *tinyPool) Release(ctx context.Context) error {
 var tinyImpl = spectest.Implementation{
 	Name: "tinypool",
 	New:  func(c spectest.Config) (spectest.Pool, error) { return newTinyPool(c) },
-	Supports: func(f spectest.Feature) bool {
-		return f == spectest.Nonblocking || f == spectest.PanicHandler
+	Supports: func(c spectest.Capability) bool {
+		return c == spectest.Nonblocking || c == spectest.PanicHandler
 	},
 }
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // TestMarks: each outcome has its mark, a pass that depends on a guard in
@@ -84,6 +84,11 @@ func TestReportJSON(t *testing.T) {
 	if got := keys(shape.Clauses[0]); !slices.Equal(got, []string{"id", "level", "slug", "title"}) {
 		t.Errorf("a clause serialises with keys %v", got)
 	}
+	for i, c := range shape.Clauses {
+		if want := spectest.Clauses()[i].Level.String(); c["level"] != want || want != "MUST" && want != "SHOULD" {
+			t.Errorf("%s serialises its level as %q, want %q, one of MUST and SHOULD", c["id"], c["level"], want)
+		}
+	}
 	if len(shape.Impls) != 2 || shape.Impls[0].Name != "a" {
 		t.Fatalf("implementations serialise as %s", b)
 	}
@@ -97,5 +102,11 @@ func TestReportJSON(t *testing.T) {
 	var back spectest.Report
 	if err := json.Unmarshal(b, &back); err != nil || back.Failing("a") != 2 {
 		t.Errorf("the report does not read back: %v, Failing(a) = %d", err, back.Failing("a"))
+	}
+	if !slices.Equal(back.Clauses, r.Clauses) {
+		t.Errorf("the clauses read back as %v, want %v", back.Clauses, r.Clauses)
+	}
+	if err := json.Unmarshal([]byte(`{"clauses":[{"level":"MAY"}]}`), &back); err == nil {
+		t.Error("a report with an unknown level reads back without error")
 	}
 }

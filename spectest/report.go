@@ -63,7 +63,7 @@ func (r Result) Mark() string {
 type ClauseInfo struct {
 	ID    string `json:"id"`
 	Slug  string `json:"slug"`
-	Level string `json:"level"`
+	Level Level  `json:"level"` // "MUST" or "SHOULD" in JSON
 	Title string `json:"title"`
 }
 

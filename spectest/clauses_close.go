@@ -10,7 +10,7 @@ import (
 )
 
 var onceClauses = []Clause{
-	{ID: "ONCE-1", Level: "MUST", Slug: "exactly-once",
+	{ID: "ONCE-1", Level: Must, Slug: "exactly-once",
 		Title: "Under concurrent submitters, resizes and a close, every accepted task runs exactly once and every rejected one never runs.",
 		Run: func(c *Case) {
 			const submitters, each = 4, 1000
@@ -72,7 +72,7 @@ var onceClauses = []Clause{
 }
 
 var closeClauses = []Clause{
-	{ID: "CLS-1", Level: "MUST", Slug: "submit-after-close",
+	{ID: "CLS-1", Level: Must, Slug: "submit-after-close",
 		Title: "After a close, Submit returns an error matching resize.ErrClosed without panicking, and the task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -92,7 +92,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-2", Level: "MUST", Slug: "close-wakes-blocked",
+	{ID: "CLS-2", Level: Must, Slug: "close-wakes-blocked",
 		Title: "Submitters blocked when the pool closes return at once with a closed-pool error, unless their task was accepted; a rejected task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -126,7 +126,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-3", Level: "MUST", Slug: "graceful-close",
+	{ID: "CLS-3", Level: Must, Slug: "graceful-close",
 		Title: "A graceful close runs every accepted task, queued ones included, and returns nil only after they finish.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -160,7 +160,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-4", Level: "MUST", Slug: "abandoning-close", Needs: []string{"ReleaseNow"},
+	{ID: "CLS-4", Level: Must, Slug: "abandoning-close", Needs: []Capability{ReleaseNow},
 		Title: "An abandoning close hands back exactly the accepted tasks that have not started; they never run, and running tasks finish.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -184,7 +184,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-5", Level: "MUST", Slug: "bounded-close",
+	{ID: "CLS-5", Level: Must, Slug: "bounded-close",
 		Title: "A close bounded by a context returns ctx.Err() exactly at the deadline while a task runs, and a later close returns nil once it has finished.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -206,7 +206,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-6", Level: "MUST", Slug: "close-idempotent",
+	{ID: "CLS-6", Level: Must, Slug: "close-idempotent",
 		Title: "Closing is idempotent and safe from many goroutines at once: no call panics or blocks, and each returns nil or a closed-pool error.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -239,7 +239,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-7", Level: "MUST", Slug: "close-from-task",
+	{ID: "CLS-7", Level: Must, Slug: "close-from-task",
 		Title: "Closing from inside a task does not deadlock: the call returns by its deadline, and the pool finishes closing once the task returns.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -260,13 +260,13 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-8", Level: "MUST", Slug: "abandon-racing-reboot", Needs: []string{"ReleaseNow", "Reboot"},
+	{ID: "CLS-8", Level: Must, Slug: "abandon-racing-reboot", Needs: []Capability{ReleaseNow, Reboot},
 		Title: "An abandoning close racing Reboot returns promptly, and so does the Reboot, whichever takes effect first.",
 		Run:   checkAbandonRacingReboot},
-	{ID: "CLS-9", Level: "MUST", Slug: "close-racing-reboot", Needs: []string{"Reboot"},
+	{ID: "CLS-9", Level: Must, Slug: "close-racing-reboot", Needs: []Capability{Reboot},
 		Title: "A bounded graceful close racing Reboot waits for the life it closed: with nothing left to finish it returns nil, never a timeout.",
 		Run:   checkCloseRacingReboot},
-	{ID: "CLS-10", Level: "MUST", Slug: "reboot-from-task", Needs: []string{"Reboot"},
+	{ID: "CLS-10", Level: Must, Slug: "reboot-from-task", Needs: []Capability{Reboot},
 		Title: "Reboot called from inside a task of a released pool does not deadlock: it returns, and the pool is open again once the task has returned.",
 		Run:   checkRebootFromTask},
 }

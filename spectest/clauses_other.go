@@ -37,7 +37,7 @@ func (c *Case) runAtOnce(p Pool, n int) bool {
 }
 
 var panicClauses = []Clause{
-	{ID: "PAN-1", Level: "MUST", Slug: "panic-keeps-capacity",
+	{ID: "PAN-1", Level: Must, Slug: "panic-keeps-capacity",
 		Title: "A task that panics neither crashes the process nor costs capacity.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -51,7 +51,7 @@ var panicClauses = []Clause{
 				c.runAtOnce(p, 2)
 			})
 		}},
-	{ID: "PAN-2", Level: "MUST", Slug: "panic-handler", Needs: []string{"feature:" + string(PanicHandler)},
+	{ID: "PAN-2", Level: Must, Slug: "panic-handler", Needs: []Capability{PanicHandler},
 		Title: "Each panic reaches the configured handler once, with the panic value.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -72,7 +72,7 @@ var panicClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "PAN-3", Level: "MUST", Slug: "goexit",
+	{ID: "PAN-3", Level: Must, Slug: "goexit",
 		Title: "A task that calls runtime.Goexit costs no capacity, and the pool still closes.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -94,7 +94,7 @@ var panicClauses = []Clause{
 }
 
 var counterClauses = []Clause{
-	{ID: "CNT-1", Level: "MUST", Slug: "running-counts-tasks", Needs: []string{"Running/Waiting"},
+	{ID: "CNT-1", Level: Must, Slug: "running-counts-tasks", Needs: []Capability{RunningWaiting},
 		Title: "Running() counts running tasks, not idle workers, and never exceeds the capacity.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -111,7 +111,7 @@ var counterClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CNT-2", Level: "MUST", Slug: "waiting-counts", Needs: []string{"Running/Waiting"},
+	{ID: "CNT-2", Level: Must, Slug: "waiting-counts", Needs: []Capability{RunningWaiting},
 		Title: "Waiting() counts submissions not yet started (queued or blocked), and is 0 once all have run.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -132,7 +132,7 @@ var counterClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CNT-3", Level: "MUST", Slug: "completed-counts", Needs: []string{"Completed"},
+	{ID: "CNT-3", Level: Must, Slug: "completed-counts", Needs: []Capability{Completed},
 		Title: "Completed() never exceeds the accepted tasks and equals them once all have run.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -159,7 +159,7 @@ var counterClauses = []Clause{
 }
 
 var hygieneClauses = []Clause{
-	{ID: "GOR-1", Level: "MUST", Slug: "no-goroutines-after-close",
+	{ID: "GOR-1", Level: Must, Slug: "no-goroutines-after-close",
 		Title: "Once a graceful close has returned nil, no goroutine of the pool is left.",
 		Run: func(c *Case) {
 			base := goleak.IgnoreCurrent()
@@ -178,7 +178,7 @@ var hygieneClauses = []Clause{
 				c.T.Errorf("goroutines left after close: %v", err)
 			}
 		}},
-	{ID: "GOR-2", Level: "SHOULD", Slug: "idle-expiry", Needs: []string{"feature:" + string(Expiry)},
+	{ID: "GOR-2", Level: Should, Slug: "idle-expiry", Needs: []Capability{Expiry},
 		Title: "Workers idle for longer than the expiry duration exit.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -196,7 +196,7 @@ var hygieneClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "GOR-3", Level: "MUST", Slug: "no-growth-over-cycles",
+	{ID: "GOR-3", Level: Must, Slug: "no-growth-over-cycles",
 		Title: "Building, using and closing pools over and over leaves the goroutine count where it was.",
 		Run: func(c *Case) {
 			base := goleak.IgnoreCurrent()
@@ -219,7 +219,7 @@ var hygieneClauses = []Clause{
 				c.T.Errorf("goroutines left after 20 pools: %v", err)
 			}
 		}},
-	{ID: "MEM-1", Level: "MUST", Slug: "memory-model",
+	{ID: "MEM-1", Level: Must, Slug: "memory-model",
 		Title: "Submit synchronizes before the task starts, and the task's return before a close that returns nil (checked with -race on plain variables).",
 		Run: func(c *Case) {
 			p := c.New(Config{Size: 4})
@@ -242,7 +242,7 @@ var hygieneClauses = []Clause{
 				}
 			}
 		}},
-	{ID: "CONC-1", Level: "MUST", Slug: "concurrent-use",
+	{ID: "CONC-1", Level: Must, Slug: "concurrent-use",
 		Title: "Every method is safe to call from many goroutines at once, including while the pool closes.",
 		Run: func(c *Case) {
 			p := c.New(Config{Size: 4})

@@ -10,7 +10,7 @@ import (
 )
 
 var constructionClauses = []Clause{
-	{ID: "NEW-1", Level: "MUST", Slug: "invalid-size",
+	{ID: "NEW-1", Level: Must, Slug: "invalid-size",
 		Title: "A size below 1 is refused with an error, never taken to mean unlimited.",
 		Run: func(c *Case) {
 			for _, n := range []int{0, -1} {
@@ -23,7 +23,7 @@ var constructionClauses = []Clause{
 				}
 			}
 		}},
-	{ID: "NEW-2", Level: "SHOULD", Slug: "lazy-workers",
+	{ID: "NEW-2", Level: Should, Slug: "lazy-workers",
 		Title: "Building a pool starts at most a few goroutines: workers start as work arrives.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -35,7 +35,7 @@ var constructionClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "NEW-3", Level: "MUST", Slug: "initial-state", Needs: []string{"Resize"},
+	{ID: "NEW-3", Level: Must, Slug: "initial-state", Needs: []Capability{Resize},
 		Title: "A new pool reports the capacity it was built with, and no running or waiting work.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -52,7 +52,7 @@ var constructionClauses = []Clause{
 }
 
 var submitClauses = []Clause{
-	{ID: "SUB-1", Level: "MUST", Slug: "nil-task",
+	{ID: "SUB-1", Level: Must, Slug: "nil-task",
 		Title: "Submit(nil) returns an error; it neither panics nor takes the pool down.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -71,7 +71,7 @@ var submitClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "SUB-2", Level: "MUST", Slug: "backpressure",
+	{ID: "SUB-2", Level: Must, Slug: "backpressure",
 		Title: "A blocking pool accepts at most its capacity plus a bounded queue, then Submit blocks until a task finishes, and the task then runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -89,7 +89,7 @@ var submitClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "SUB-3", Level: "MUST", Slug: "nonblocking-overload", Needs: []string{"feature:" + string(Nonblocking)},
+	{ID: "SUB-3", Level: Must, Slug: "nonblocking-overload", Needs: []Capability{Nonblocking},
 		Title: "A saturated non-blocking pool rejects at once with an error matching resize.ErrOverload, and the rejected task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -114,7 +114,7 @@ var submitClauses = []Clause{
 				c.T.Error("10000 gated tasks were accepted without an error matching resize.ErrOverload: the pool cannot be saturated")
 			})
 		}},
-	{ID: "SUB-4", Level: "SHOULD", Slug: "max-blocking", Needs: []string{"feature:" + string(MaxBlocking)},
+	{ID: "SUB-4", Level: Should, Slug: "max-blocking", Needs: []Capability{MaxBlocking},
 		Title: "With a limit of n blocked submitters, the next submission is rejected with an error matching resize.ErrOverload.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -128,7 +128,7 @@ var submitClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "SUB-5", Level: "MUST", Slug: "context-expires", Needs: []string{"SubmitContext"},
+	{ID: "SUB-5", Level: Must, Slug: "context-expires", Needs: []Capability{SubmitContext},
 		Title: "A submission blocked past its context's end returns ctx.Err() at that moment, and its task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -151,7 +151,7 @@ var submitClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "SUB-6", Level: "MUST", Slug: "context-done", Needs: []string{"SubmitContext"},
+	{ID: "SUB-6", Level: Must, Slug: "context-done", Needs: []Capability{SubmitContext},
 		Title: "A submission whose context is already done returns ctx.Err(), even with room, and its task never runs.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -168,7 +168,7 @@ var submitClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "SUB-7", Level: "MUST", Slug: "same-task-twice",
+	{ID: "SUB-7", Level: Must, Slug: "same-task-twice",
 		Title: "The same func value submitted k times runs k times.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -186,7 +186,7 @@ var submitClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "SUB-8", Level: "SHOULD", Slug: "submit-from-task",
+	{ID: "SUB-8", Level: Should, Slug: "submit-from-task",
 		Title: "A task may submit to its own pool while it has room, without deadlock.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {

@@ -1,4 +1,4 @@
-module github.com/poolkit/poolkit/spec_test
+module github.com/poolkit/poolkit/spectest
 
 go 1.25.0
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // lossyPool is tinyPool with a bug: after a close, Submit reports success

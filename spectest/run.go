@@ -254,8 +254,8 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// capabilities are what a probe pool offered by type assertion.
-type capabilities map[string]bool
+// capabilities are the interfaces a probe pool has.
+type capabilities map[Capability]bool
 
 // probe builds one small pool outside any clause to see which optional
 // interfaces the implementation has.
@@ -265,12 +265,9 @@ func probe(impl Implementation) (capabilities, error) {
 		return nil, fmt.Errorf("%s: New(Config{Size: 2}) = %v", impl.Name, err)
 	}
 	caps := capabilities{}
-	_, caps["SubmitContext"] = p.(ContextSubmitter)
-	_, caps["Resize"] = p.(Resizer)
-	_, caps["Running/Waiting"] = p.(Gauges)
-	_, caps["Completed"] = p.(Completer)
-	_, caps["ReleaseNow"] = p.(Abandoner)
-	_, caps["Reboot"] = p.(Rebooter)
+	for c := SubmitContext; c <= Reboot; c++ {
+		caps[c] = c.of(p)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := p.Release(ctx); err != nil {

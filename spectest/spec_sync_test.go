@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // TestSpecInSync fails when SPEC.md's Part 1 and the suite's clause
@@ -27,7 +27,7 @@ func TestSpecInSync(t *testing.T) {
 	registered := map[string]bool{}
 	for _, c := range spectest.Clauses() {
 		registered[c.ID] = true
-		line := "- **" + c.ID + "** " + c.Level + ": " + c.Title
+		line := "- **" + c.ID + "** " + c.Level.String() + ": " + c.Title
 		if !strings.Contains(part1, line+" Test: `TestConformance`") {
 			t.Errorf("SPEC.md Part 1 lacks, or words differently: %q", line)
 		}
