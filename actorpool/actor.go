@@ -104,7 +104,7 @@ func runTurns(a *actor) {
 	runTurnsIn(a, &local)
 }
 
-// runTurnsIn is runTurns with the worker's local slot (enginehook.RunLocal),
+// runTurnsIn is runTurns with the worker's local slot (engine.Config.RunLocal),
 // which holds the actor whose turn runs: an Ask poked inside a turn reads
 // it to tell an Ask to its own actor (stall.go).
 func runTurnsIn(a *actor, local *any) {

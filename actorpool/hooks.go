@@ -15,5 +15,6 @@ const (
 	hkStop                       // a stopping actor has closed its mailbox
 	hkRoute                      // a sender read a router's worker set and is about to try it
 	hkPut                        // a sender added its message and is about to wake the actor
+	hkStallSwapped               // a stall tick made the current epoch previous and is about to disarm
 	numHookPoints
 )

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/poolkit/poolkit/internal/enginehook"
 )
 
 // An Ask made from inside a turn of its own system may wait for work that
@@ -50,9 +48,10 @@ var errPoked = errors.New("actorpool: poked")
 //
 // Invariant: while an epoch lists an Ask, the timer is armed. An Ask
 // pushes itself, then arms the timer if it is not; a tick disarms, then
-// re-arms if the epoch it made previous lists any (it is poked by the next
-// tick). These are sequentially consistent atomics, so an Ask whose push a
-// tick misses sees that tick's disarm and arms the timer itself.
+// re-arms if either list is not empty. These are sequentially consistent
+// atomics, so of an Ask's push-then-load and a tick's store-then-load, one
+// sees the other: the Ask sees the disarm and arms, or the tick sees the
+// push and re-arms.
 type askStall struct {
 	armed atomic.Bool
 	epoch atomic.Pointer[pending] // the current epoch's list, by pending.nextStall
@@ -89,6 +88,7 @@ func (st *askStall) tick() {
 	st.prev = st.epoch.Swap(nil)
 	cur := st.prev
 	st.mu.Unlock()
+	hook(hkStallSwapped)
 	for p := old; p != nil; p = p.nextStall {
 		if !p.done.Load() {
 			select {
@@ -98,7 +98,10 @@ func (st *askStall) tick() {
 		}
 	}
 	st.armed.Store(false)
-	if cur != nil && st.armed.CompareAndSwap(false, true) {
+	// Re-arm for the list just made previous (the next tick pokes it), and
+	// for the current one: an Ask that pushed itself after the swap may
+	// have seen the timer armed, before the store above, and left it so.
+	if (cur != nil || st.epoch.Load() != nil) && st.armed.CompareAndSwap(false, true) {
 		st.timer.Reset(stallCheck)
 	}
 }
@@ -111,7 +114,7 @@ func (s *System) await(ctx context.Context, p *pending, a *actor) (any, error) {
 	if err != errPoked {
 		return v, err
 	}
-	cur, inside := enginehook.CallerLocal(s.eng)
+	cur, inside := s.eng.CallerLocal()
 	if !inside {
 		return p.wait(ctx) // a pending is poked once
 	}
@@ -131,7 +134,7 @@ func (s *System) await(ctx context.Context, p *pending, a *actor) (any, error) {
 		}
 		close(done)
 	}()
-	enginehook.HelpWait(s.eng, done, ctx.Done())
+	s.eng.HelpCaller(done, ctx.Done())
 	<-done
 	if got {
 		return ans.v, ans.err

@@ -8,10 +8,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/poolkit/poolkit/internal/callback"
-	"github.com/poolkit/poolkit/internal/enginehook"
-	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/internal/engine"
+	"github.com/poolkit/poolkit/resize"
 )
 
 // System runs actors on a fixed, resizable set of worker goroutines: the
@@ -20,7 +21,7 @@ import (
 // engine's queue, and a worker runs its turn. Create one with New; the
 // zero value is not usable. All methods are safe for concurrent use.
 type System struct {
-	eng    *pool.FuncPool[*actor]
+	eng    *engine.Engine[*actor]
 	budget int
 	dead   func(DeadLetter)
 	logf   func(msg string, args ...any)
@@ -64,7 +65,7 @@ type sysConfig struct {
 // is never set. A size below 1 is an error.
 func WithWorkers(n int) Option {
 	return func(c *sysConfig) error {
-		if n < 1 {
+		if resize.Validate(n) != nil {
 			return fmt.Errorf("%w: %d workers", ErrInvalidOption, n)
 		}
 		c.workers = n
@@ -137,13 +138,12 @@ func New(opts ...Option) (*System, error) {
 	s.mu.live = make(map[*actor]struct{})
 	// Each actor is in the engine's queue at most once (A1), so the queue
 	// needs room for every live actor: it overflows instead of blocking.
-	eng, err := pool.NewFunc(c.workers, runTurns, pool.WithUnboundedQueue(),
-		pool.WithQueueSize(4096), pool.WithPanicHandler(func(r any) { s.failed(inTurn, r) }),
-		enginehook.RunLocal(func(v any, local *any) { runTurnsIn(v.(*actor), local) }).(pool.Option))
-	if err != nil {
-		return nil, err
-	}
-	s.eng = eng
+	s.eng = new(engine.Engine[*actor])
+	s.eng.Init(c.workers, runTurns, engine.Config{
+		QueueSize: 4096, Unbounded: true, Expiry: time.Second, Logf: s.logf,
+		PanicHandler: func(r any) { s.failed(inTurn, r) },
+		RunLocal:     func(v any, local *any) { runTurnsIn(v.(*actor), local) },
+	})
 	s.stall.init(s.stall.tick)
 	return s, nil
 }
@@ -242,7 +242,7 @@ func (s *System) start(a *actor) error {
 // closed only once no actor is live (Shutdown), while a dead actor is never
 // scheduled: so Invoke cannot fail here.
 func (s *System) schedule(a *actor) {
-	if err := s.eng.Invoke(a); err != nil {
+	if err := s.eng.Submit(context.Background(), a); err != nil {
 		callback.Isolated(func() { s.logf("actorpool: an actor could not be scheduled", "err", err) })
 	}
 }
@@ -314,7 +314,7 @@ func (s *System) Resize(n int) error {
 		return ErrNilSystem
 	}
 	if err := s.eng.Resize(n); err != nil {
-		if errors.Is(err, pool.ErrPoolClosed) {
+		if errors.Is(err, engine.ErrClosed) {
 			return ErrShutdown
 		}
 		return err
@@ -364,7 +364,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 	}
 	gone := s.mu.allGone
 	s.mu.Unlock()
-	if enginehook.Inside(s.eng) {
+	if s.eng.Inside() {
 		return ErrInHandler // a turn of this system: it would wait for itself
 	}
 	if gone != nil {
@@ -374,7 +374,10 @@ func (s *System) Shutdown(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	if err := s.eng.ReleaseContext(ctx); err != nil {
+	if err := s.eng.Await(s.eng.Close(), ctx.Done()); err != nil {
+		if err == engine.ErrStopped {
+			return ctx.Err()
+		}
 		return err
 	}
 	s.stall.timer.Stop() // no actor is left to answer an Ask

@@ -2,10 +2,9 @@ package actorpool
 
 import (
 	"math"
-	"math/bits"
-	"sync/atomic"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/timing"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -58,58 +57,21 @@ import (
 // forwarded message is timed again only if it goes through a timed
 // router again).
 
-// epoch is the origin of the router's clock.
-var epoch = time.Now()
-
-// clock reads the monotonic clock as nanoseconds since epoch, plus one so
-// that outside a synctest bubble it is never 0 (a stamp of 0 says "not
-// stamped"). Inside a bubble time has no monotonic reading, so the
-// result is the fake wall clock minus the real one, negative, but
-// consistent among the bubble's goroutines, which are all that time a
+// clock reads the shared clock (timing.Now): never 0 outside a synctest
+// bubble, where a stamp of 0 says "not stamped"; inside one, negative,
+// but consistent among the bubble's goroutines, which are all that time a
 // router created in it.
-func clock() int64 { return int64(time.Since(epoch)) + 1 }
+func clock() int64 { return timing.Now() }
 
 // unknownEnd is a worker's lastEnd when the end of what it did last is
 // unknown (it was not timed): its next timed message reads its start.
 const unknownEnd = math.MaxInt64
 
-// histogramShift makes bucket 0 end at pool.HistogramBound(0) = 2^10 ns;
-// TestHistogramBucketsMatchPool checks the buckets against pool's bounds.
-const histogramShift = 10
-
-// histogramBucket is the bucket of pool.Histogram that d falls in.
-func histogramBucket(d time.Duration) int {
-	return min(bits.Len64(uint64(max(d, 0))>>histogramShift), pool.HistogramBuckets-1)
-}
-
-// histRec is a pool.Histogram being recorded by one writer at a time (the
-// turns of one actor, which never overlap): its updates are atomic stores,
-// so that a reader sees whole words without a lock, and the writer pays
-// no read-modify-write. Its count is not kept: a snapshot adds up the
-// buckets, so that Count always equals the sum of Counts.
-type histRec struct {
-	counts [pool.HistogramBuckets]atomic.Uint64
-	sum    atomic.Int64
-}
-
-// record adds d. Only the histogram's writer may call it.
-func (h *histRec) record(d time.Duration) {
-	d = max(d, 0)
-	b := &h.counts[histogramBucket(d)]
-	b.Store(b.Load() + 1)
-	h.sum.Store(h.sum.Load() + int64(d))
-}
-
-// addTo adds what h recorded to o. Concurrent with record it may see a
-// duration's bucket before its sum or after; a snapshot is exact once the
-// writer is between two messages.
-func (h *histRec) addTo(o *pool.Histogram) {
-	for i := range h.counts {
-		c := h.counts[i].Load()
-		o.Counts[i] += c
-		o.Count += c
-	}
-	o.Sum += time.Duration(h.sum.Load())
+// Timings is what a router measured of the messages it forwarded while its
+// timings were on (Router.Timings): how long each waited and how long its
+// handler ran, in the histograms package pool reports its tasks' in.
+type Timings struct {
+	Wait, Service pool.Histogram
 }
 
 // workerTimings is what one router worker recorded. Its histograms are
@@ -123,7 +85,7 @@ type workerTimings struct {
 	start   int64
 	running bool
 
-	wait, service histRec
+	wait, service timing.Recorder
 }
 
 // started records the wait of a message stamped at that is about to be
@@ -134,7 +96,7 @@ func (t *workerTimings) started(at int64) int64 {
 		start = clock()
 	}
 	start = max(start, at)
-	t.wait.record(time.Duration(start - at))
+	t.wait.Record(time.Duration(start - at))
 	return start
 }
 
@@ -144,7 +106,7 @@ func (t *workerTimings) started(at int64) int64 {
 // message reads its start).
 func (t *workerTimings) ended(start int64, returned bool) {
 	end := clock()
-	t.service.record(time.Duration(end - start))
+	t.service.Record(time.Duration(end - start))
 	if returned {
 		t.lastEnd = end
 	} else {
@@ -202,7 +164,7 @@ func (a *actor) timedAbort() {
 // message, a worker's stop and Timings take.
 type routerTimings struct {
 	live map[*workerTimings]struct{}
-	gone pool.Timings
+	gone Timings
 }
 
 // newWorkerTimings gives a worker its histograms, registered with the
@@ -223,8 +185,8 @@ func (r *Router) newWorkerTimings() *workerTimings {
 func (r *Router) foldTimings(t *workerTimings) {
 	r.tmu.Lock()
 	delete(r.tm.live, t)
-	t.wait.addTo(&r.tm.gone.Wait)
-	t.service.addTo(&r.tm.gone.Service)
+	t.wait.AddTo(&r.tm.gone.Wait)
+	t.service.AddTo(&r.tm.gone.Service)
 	r.tmu.Unlock()
 }
 
@@ -269,13 +231,13 @@ func (r *Router) SetTimings(enabled bool) { r.timings.Store(enabled) }
 // messages are handled a snapshot is taken worker by worker and need not
 // add up exactly, as with Stats. Use pool.Histogram.Sub on two snapshots
 // for what happened between them.
-func (r *Router) Timings() pool.Timings {
+func (r *Router) Timings() Timings {
 	r.tmu.Lock()
 	defer r.tmu.Unlock()
 	t := r.tm.gone
 	for w := range r.tm.live {
-		w.wait.addTo(&t.Wait)
-		w.service.addTo(&t.Service)
+		w.wait.AddTo(&t.Wait)
+		w.service.AddTo(&t.Service)
 	}
 	return t
 }

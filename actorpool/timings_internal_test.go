@@ -2,47 +2,8 @@ package actorpool
 
 import (
 	"testing"
-	"time"
 	"unsafe"
-
-	"github.com/poolkit/poolkit/pool"
 )
-
-// TestHistogramBucketsMatchPool: the router records into pool's buckets,
-// whose bucket function is pool's own (unexported): a duration below
-// pool.HistogramBound(i), and not below the bound before, lands in bucket
-// i.
-func TestHistogramBucketsMatchPool(t *testing.T) {
-	check := func(d time.Duration, want int) {
-		t.Helper()
-		if got := histogramBucket(d); got != want {
-			t.Errorf("bucket of %v = %d, want %d", d, got, want)
-		}
-	}
-	check(-time.Second, 0)
-	check(0, 0)
-	for i := range pool.HistogramBuckets - 1 {
-		b := pool.HistogramBound(i)
-		check(b-1, i)
-		check(b, i+1)
-	}
-	check(time.Duration(1<<63-1), pool.HistogramBuckets-1)
-
-	var h histRec
-	ds := []time.Duration{0, 500, 1500, time.Millisecond, time.Hour, -5}
-	var want pool.Histogram
-	for _, d := range ds {
-		h.record(d)
-		want.Counts[histogramBucket(d)]++
-		want.Count++
-		want.Sum += max(d, 0)
-	}
-	var got pool.Histogram
-	h.addTo(&got)
-	if got != want {
-		t.Errorf("recorded %+v, want %+v", got, want)
-	}
-}
 
 // TestMailboxStamps: a router's stamps stay beside their messages through
 // any mix of stamped and unstamped messages, takes, and a close; the

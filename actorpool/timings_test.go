@@ -23,7 +23,7 @@ func histOf(ds ...time.Duration) pool.Histogram {
 	var h pool.Histogram
 	for _, d := range ds {
 		i := 0
-		for d >= pool.HistogramBound(i) {
+		for d >= h.Bound(i) {
 			i++
 		}
 		h.Counts[i]++
@@ -94,7 +94,7 @@ func TestRouterTimingsFakeTime(t *testing.T) {
 				}
 				settle()
 				got := r.Timings()
-				want := pool.Timings{Wait: histOf(0, 1*ms, 3*ms, 7*ms), Service: histOf(1*ms, 2*ms, 4*ms, 8*ms)}
+				want := actorpool.Timings{Wait: histOf(0, 1*ms, 3*ms, 7*ms), Service: histOf(1*ms, 2*ms, 4*ms, 8*ms)}
 				if got != want {
 					t.Errorf("Timings = %+v,\nwant %+v", got, want)
 				}
@@ -102,7 +102,7 @@ func TestRouterTimingsFakeTime(t *testing.T) {
 				tell(t, r.Ref(), 16*ms) // to an idle worker
 				settle()
 				idle := r.Timings()
-				if d := (pool.Timings{Wait: idle.Wait.Sub(got.Wait), Service: idle.Service.Sub(got.Service)}); d != (pool.Timings{Wait: histOf(0), Service: histOf(16 * ms)}) {
+				if d := (actorpool.Timings{Wait: idle.Wait.Sub(got.Wait), Service: idle.Service.Sub(got.Service)}); d != (actorpool.Timings{Wait: histOf(0), Service: histOf(16 * ms)}) {
 					t.Errorf("a message to an idle worker: %+v, want no wait and 16ms of service", d)
 				}
 				if handled.Load() != 5 {
@@ -121,7 +121,7 @@ func TestRouterTimingsFakeTime(t *testing.T) {
 // both cases the second routed message waited 6 ms and ran 1 ms.
 func TestRouterTimingsWhereStartIsRead(t *testing.T) {
 	const ms = time.Millisecond
-	want := pool.Timings{Wait: histOf(0, 6*ms), Service: histOf(1*ms, 1*ms)}
+	want := actorpool.Timings{Wait: histOf(0, 6*ms), Service: histOf(1*ms, 1*ms)}
 	t.Run("yield", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := newSystem(t, actorpool.WithWorkers(1), actorpool.WithBudget(1))
@@ -270,7 +270,7 @@ func TestRouterTimingsOff(t *testing.T) {
 			t.Fatalf("handled %d of 20", handled.Load())
 		}
 		for _, r := range []*actorpool.Router{off, switched} {
-			if got := r.Timings(); got != (pool.Timings{}) {
+			if got := r.Timings(); got != (actorpool.Timings{}) {
 				t.Errorf("Timings = %+v, want nothing", got)
 			}
 			if n := actorpool.TimedWorkers(r); n != 0 {

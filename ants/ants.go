@@ -42,21 +42,21 @@ var (
 
 	// ErrPoolClosed is returned by Submit and Invoke on a released pool,
 	// and to submitters blocked when it was released. It is
-	// pool.ErrPoolClosed.
-	ErrPoolClosed = pool.ErrPoolClosed
+	// pool.ErrClosed.
+	ErrPoolClosed = pool.ErrClosed
 
 	// ErrPoolOverload is returned by Submit and Invoke when every worker is
 	// busy and the pool is non-blocking, or MaxBlockingTasks submitters are
-	// already blocked. It is pool.ErrPoolOverload.
-	ErrPoolOverload = pool.ErrPoolOverload
+	// already blocked. It is pool.ErrOverload.
+	ErrPoolOverload = pool.ErrOverload
 
 	// ErrInvalidPreAllocSize is matched, with ErrInvalidPoolSize, by the
 	// error of a constructor given WithPreAlloc and a size below 1.
 	ErrInvalidPreAllocSize = errors.New("can not set up a negative capacity under PreAlloc mode")
 
 	// ErrTimeout is returned by ReleaseTimeout when tasks are still running
-	// when the timeout expires. It is pool.ErrTimeout.
-	ErrTimeout = pool.ErrTimeout
+	// when the timeout expires.
+	ErrTimeout = errors.New("operation timed out")
 
 	// ErrInvalidPoolIndex is returned by the ByIndex methods of the
 	// multi-pools for an index out of range.

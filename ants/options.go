@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/poolkit/poolkit/internal/enginehook"
-	"github.com/poolkit/poolkit/pool"
+	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
 )
 
@@ -102,7 +101,7 @@ type engineConfig struct {
 	size      int // the engine's capacity
 	unlimited bool
 	preAlloc  bool
-	opts      []pool.Option
+	engine    engine.Config
 }
 
 // engineOptions validates size and the options, and translates them to the
@@ -132,28 +131,26 @@ func engineOptions(size int, options []Option) (engineConfig, error) {
 	// ants' PreAlloc allocates the workers' queue, not the workers: they
 	// start with the tasks, as in any pool, and Running counts them so.
 	// Its worker leaves the pool when its task panics, as ants' does.
-	c.opts = []pool.Option{pool.WithQueueSize(0), enginehook.LeaveOnPanic.(pool.Option)}
+	c.engine = engine.Config{QueueSize: 0, LeaveOnPanic: true, Expiry: DefaultCleanIntervalTime, PanicHandler: o.PanicHandler}
 	switch {
 	case o.Nonblocking || o.MaxBlockingTasks < 0:
-		c.opts = append(c.opts, pool.WithNonblocking(true))
+		c.engine.Nonblocking = true
 	case o.MaxBlockingTasks > 0:
-		c.opts = append(c.opts, pool.WithMaxBlockingTasks(o.MaxBlockingTasks))
+		c.engine.MaxBlocking = o.MaxBlockingTasks
 	}
-	if o.DisablePurge {
-		c.opts = append(c.opts, pool.WithDisablePurge(true))
-	} else if o.ExpiryDuration < 0 {
+	switch {
+	case o.DisablePurge:
+		c.engine.DisablePurge = true
+	case o.ExpiryDuration < 0:
 		errs = append(errs, fmt.Errorf("ants: expiry %v: %w", o.ExpiryDuration, ErrInvalidPoolExpiry))
-	} else {
-		c.opts = append(c.opts, pool.WithExpiryDuration(o.ExpiryDuration))
-	}
-	if o.PanicHandler != nil {
-		c.opts = append(c.opts, pool.WithPanicHandler(o.PanicHandler))
+	case o.ExpiryDuration > 0:
+		c.engine.Expiry = o.ExpiryDuration
 	}
 	logger := o.Logger
 	if logger == nil {
 		logger = defaultLogger
 	}
-	c.opts = append(c.opts, pool.WithLogger(logger))
+	c.engine.Logf = func(msg string, args ...any) { logger.Printf("%s %v", msg, args) }
 	switch len(errs) {
 	case 0:
 		return c, nil

@@ -5,25 +5,24 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
 )
 
-// engine is the management surface that pool.Pool and pool.FuncPool share.
-type engine interface {
+// lifecycle is what every engine.Engine offers whatever its unit type:
+// the moves ants' management methods are built of.
+type lifecycle interface {
 	Running() int
-	Free() int
 	Waiting() int
+	Workers() int
 	Cap() int
-	Tune(size int)
 	Resize(n int) error
-	IsClosed() bool
-	Release()
-	ReleaseTimeout(timeout time.Duration) error
-	ReleaseContext(ctx context.Context) error
-	Reboot()
-	ReleaseDone() <-chan struct{}
-	Stats() pool.Stats
+	Closed() bool
+	Close() <-chan struct{}
+	Await(done, stop <-chan struct{}) error
+	Reopen()
+	Stats() engine.Stats
 }
 
 // poolCommon holds what Pool, PoolWithFunc and PoolWithFuncGeneric share:
@@ -34,7 +33,7 @@ type engine interface {
 // workers, Cap and Free are -1 on an unlimited pool, Tune ignores what
 // ants' Tune ignores, and a release of a released pool is ErrPoolClosed.
 type poolCommon struct {
-	e        engine
+	e        lifecycle
 	preAlloc bool
 	// unlimited: built with a size below 1 (or above math.MaxInt32), and
 	// not resized since. The engine's capacity is then resize.MaxSize.
@@ -44,7 +43,7 @@ type poolCommon struct {
 	tuned atomic.Int64
 }
 
-func (c *poolCommon) init(e engine, cfg engineConfig) {
+func (c *poolCommon) init(e lifecycle, cfg engineConfig) {
 	c.e, c.preAlloc = e, cfg.preAlloc
 	c.unlimited.Store(cfg.unlimited)
 }
@@ -56,7 +55,7 @@ func (c *poolCommon) Running() int {
 	if c.e == nil {
 		return 0
 	}
-	return c.e.Stats().Workers
+	return c.e.Workers()
 }
 
 // busy returns the number of tasks running now: what a multi-pool's
@@ -100,7 +99,7 @@ func (c *poolCommon) Cap() int {
 	if c.unlimited.Load() {
 		return -1
 	}
-	if n := c.tuned.Load(); n > 0 && c.e.IsClosed() {
+	if n := c.tuned.Load(); n > 0 && c.e.Closed() {
 		return int(n)
 	}
 	return c.e.Cap()
@@ -117,11 +116,11 @@ func (c *poolCommon) Tune(size int) {
 		return
 	}
 	size = min(size, resize.MaxSize)
-	if c.e.IsClosed() {
+	if c.e.Closed() {
 		c.tuned.Store(int64(size))
 		return
 	}
-	c.e.Tune(size)
+	_ = c.e.Resize(size)
 }
 
 // Resize is Tune with errors, and without Tune's exceptions: it implements
@@ -143,7 +142,7 @@ func (c *poolCommon) Resize(n int) error {
 
 // IsClosed reports whether the pool has been released (and not rebooted).
 func (c *poolCommon) IsClosed() bool {
-	return c.e == nil || c.e.IsClosed()
+	return c.e == nil || c.e.Closed()
 }
 
 // Release closes the pool without waiting: Submit returns ErrPoolClosed
@@ -151,7 +150,7 @@ func (c *poolCommon) IsClosed() bool {
 // finish. It is idempotent.
 func (c *poolCommon) Release() {
 	if c.e != nil {
-		c.e.Release()
+		c.e.Close()
 	}
 }
 
@@ -162,7 +161,13 @@ func (c *poolCommon) ReleaseTimeout(timeout time.Duration) error {
 	if c.IsClosed() {
 		return ErrPoolClosed
 	}
-	return c.e.ReleaseTimeout(timeout)
+	done := c.e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := c.e.Await(done, ctx.Done()); err != engine.ErrStopped {
+		return err
+	}
+	return ErrTimeout
 }
 
 // ReleaseContext is ReleaseTimeout bounded by ctx: it returns ctx.Err() if
@@ -173,10 +178,13 @@ func (c *poolCommon) ReleaseContext(ctx context.Context) error {
 		return ErrPoolClosed
 	}
 	if ctx == nil {
-		c.e.Release()
+		c.e.Close()
 		return nil
 	}
-	return c.e.ReleaseContext(ctx)
+	if err := c.e.Await(c.e.Close(), ctx.Done()); err != engine.ErrStopped {
+		return err
+	}
+	return ctx.Err()
 }
 
 // Reboot reopens a released pool with the capacity it had (or the one a
@@ -188,9 +196,9 @@ func (c *poolCommon) Reboot() {
 	if c.e == nil {
 		return
 	}
-	c.e.Reboot()
+	c.e.Reopen()
 	if n := c.tuned.Swap(0); n > 0 {
-		c.e.Tune(int(n))
+		_ = c.e.Resize(int(n))
 	}
 }
 
@@ -200,7 +208,7 @@ func (c *poolCommon) releaseDone() <-chan struct{} {
 	if c.e == nil {
 		return nil
 	}
-	return c.e.ReleaseDone()
+	return c.e.Close()
 }
 
 // Stats returns a snapshot of the pool's gauges and counters: workers
@@ -211,14 +219,14 @@ func (c *poolCommon) Stats() pool.Stats {
 	if c.e == nil {
 		return pool.Stats{}
 	}
-	return c.e.Stats()
+	return pool.Stats(c.e.Stats())
 }
 
 // Pool runs func() tasks on at most Cap() goroutines at once. Build one
 // with NewPool; all its methods are safe for concurrent use.
 type Pool struct {
 	poolCommon
-	p *pool.Pool
+	p *engine.Engine[func()]
 }
 
 var _ resize.Resizer = (*Pool)(nil)
@@ -232,10 +240,8 @@ func NewPool(size int, options ...Option) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pool.New(cfg.size, cfg.opts...)
-	if err != nil {
-		return nil, err
-	}
+	p := new(engine.Engine[func()])
+	p.Init(cfg.size, func(task func()) { task() }, cfg.engine)
 	d := &Pool{p: p}
 	d.init(p, cfg)
 	return d, nil
@@ -251,8 +257,11 @@ func (p *Pool) Submit(task func()) error {
 	if p.p == nil {
 		return ErrPoolClosed
 	}
-	if task == nil && p.p.IsClosed() {
-		return ErrPoolClosed
+	if task == nil {
+		if p.p.Closed() {
+			return ErrPoolClosed
+		}
+		return ErrNilTask
 	}
-	return p.p.Submit(task)
+	return p.p.Submit(context.Background(), task)
 }

@@ -1,7 +1,9 @@
 package ants
 
 import (
-	"github.com/poolkit/poolkit/pool"
+	"context"
+
+	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
 )
 
@@ -10,7 +12,7 @@ import (
 // included. Build one with NewPoolWithFunc.
 type PoolWithFunc struct {
 	poolCommon
-	p *pool.FuncPool[any]
+	p *engine.Engine[any]
 }
 
 var _ resize.Resizer = (*PoolWithFunc)(nil)
@@ -29,7 +31,7 @@ func NewPoolWithFunc(size int, pf func(any), options ...Option) (*PoolWithFunc, 
 }
 
 // newFuncPool builds the engine of both pools with a function.
-func newFuncPool[T any](size int, pf func(T), options []Option) (*pool.FuncPool[T], engineConfig, error) {
+func newFuncPool[T any](size int, pf func(T), options []Option) (*engine.Engine[T], engineConfig, error) {
 	if pf == nil {
 		return nil, engineConfig{}, ErrLackPoolFunc
 	}
@@ -37,8 +39,9 @@ func newFuncPool[T any](size int, pf func(T), options []Option) (*pool.FuncPool[
 	if err != nil {
 		return nil, cfg, err
 	}
-	p, err := pool.NewFunc(cfg.size, pf, cfg.opts...)
-	return p, cfg, err
+	p := new(engine.Engine[T])
+	p.Init(cfg.size, pf, cfg.engine)
+	return p, cfg, nil
 }
 
 // Invoke runs the pool's function on arg, as Pool.Submit runs a task: it
@@ -48,14 +51,14 @@ func (p *PoolWithFunc) Invoke(arg any) error {
 	if p.p == nil {
 		return ErrPoolClosed
 	}
-	return p.p.Invoke(arg)
+	return p.p.Submit(context.Background(), arg)
 }
 
 // PoolWithFuncGeneric is PoolWithFunc with arguments of type T, which wait
 // for a worker unboxed. Build one with NewPoolWithFuncGeneric.
 type PoolWithFuncGeneric[T any] struct {
 	poolCommon
-	p *pool.FuncPool[T]
+	p *engine.Engine[T]
 }
 
 // NewPoolWithFuncGeneric returns a pool that calls pf on each invoked
@@ -77,5 +80,5 @@ func (p *PoolWithFuncGeneric[T]) Invoke(arg T) error {
 	if p.p == nil {
 		return ErrPoolClosed
 	}
-	return p.p.Invoke(arg)
+	return p.p.Submit(context.Background(), arg)
 }

@@ -33,7 +33,7 @@ func TestCallbacksMisbehave(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					calls.Store(0)
 					p, _ := pool.New(1)
-					defer p.Release()
+					defer p.Close()
 					c, err := autoscale.New(p, autoscale.WithMax(4), autoscale.WithTick(time.Second), opt)
 					if err != nil {
 						t.Fatal(err)

@@ -88,7 +88,6 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}, decisions: make(map[Cause]uint64, len(Causes))}
 	var src source = &c.meter
 	if p, ok := r.(SelfMeasuring); ok {
-		p.SetTimings(true)
 		src = poolSource{p}
 	}
 	c.obs = newObserver(src, time.Now())
@@ -110,8 +109,8 @@ func (c *Controller) Meter() *Meter { return &c.meter }
 // Run ticks every WithTick interval until ctx is done, then returns
 // ctx.Err(). It resizes the target only when the size changes. It ends
 // early with the error of a Resize that fails, or with an error matching
-// resize.ErrClosed when the target reports itself closed (through an
-// IsClosed() bool method, as poolkit's and ants' pools have).
+// resize.ErrClosed when the target reports itself closed (through its
+// Stats().Closed, or an IsClosed() bool method, as ants' pools have).
 func (c *Controller) Run(ctx context.Context) error {
 	if ctx == nil {
 		return errNilContext
@@ -134,7 +133,8 @@ func (c *Controller) Run(ctx context.Context) error {
 // the target if the size changes. Run calls it; call it yourself to drive
 // the controller from your own loop.
 //
-// On a target that reports itself closed (an IsClosed method, as pool's
+// On a target that reports itself closed (poolkit's pools through
+// Stats().Closed; other libraries' through an IsClosed method, as ants'
 // pools have), Tick changes nothing, the controller's books included, and
 // returns a Decision whose Err matches resize.ErrClosed and whose Cause is
 // empty.
@@ -142,7 +142,7 @@ func (c *Controller) Tick() Decision {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	size := c.r.Cap()
-	if closer, ok := c.r.(interface{ IsClosed() bool }); ok && closer.IsClosed() {
+	if targetClosed(c.r) {
 		return Decision{From: size, To: size, Err: errTargetClosed}
 	}
 	o := c.obs.observe(time.Now(), size)
@@ -299,4 +299,16 @@ func (c *Controller) Log() []Decision {
 	out := make([]Decision, 0, len(c.log))
 	out = append(out, c.log[c.logNext:]...)
 	return append(out, c.log[:c.logNext]...)
+}
+
+// targetClosed reports whether r says it is closed: poolkit's pools in
+// their Stats, other libraries' pools through an IsClosed method.
+func targetClosed(r resize.Resizer) bool {
+	switch t := r.(type) {
+	case SelfMeasuring:
+		return t.Stats().Closed
+	case interface{ IsClosed() bool }:
+		return t.IsClosed()
+	}
+	return false
 }

@@ -25,7 +25,7 @@ import (
 // are errors, not panics.
 func TestNewRejectsBadInput(t *testing.T) {
 	p, _ := pool.New(1)
-	defer p.Release()
+	defer p.Close()
 	if _, err := autoscale.New(nil); !errors.Is(err, autoscale.ErrNilTarget) {
 		t.Errorf("New(nil) = %v, want ErrNilTarget", err)
 	}
@@ -61,7 +61,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 func load(t *testing.T, p *pool.Pool, n int, gate <-chan struct{}) {
 	t.Helper()
 	for range n {
-		if err := p.Submit(func() { <-gate }); err != nil {
+		if err := p.Submit(context.Background(), func() { <-gate }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,7 +74,7 @@ func load(t *testing.T, p *pool.Pool, n int, gate <-chan struct{}) {
 func TestGrowsUnderPressure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(1)
-		defer p.Release()
+		defer p.Close()
 		c, err := autoscale.New(p, autoscale.WithMax(16), autoscale.WithTick(time.Second))
 		if err != nil {
 			t.Fatal(err)
@@ -92,22 +92,22 @@ func TestGrowsUnderPressure(t *testing.T) {
 		if !slices.Equal(sizes, want) {
 			t.Fatalf("sizes over 5 ticks = %v, want %v (doubling to the ceiling)", sizes, want)
 		}
-		if p.Running() != 16 {
-			t.Errorf("Running() = %d, want 16", p.Running())
+		if p.Stats().Running != 16 {
+			t.Errorf("Running() = %d, want 16", p.Stats().Running)
 		}
 	})
 }
 
-// TestReadsThePoolsOwnTimings: given a poolkit pool, the controller
-// switches its timings on and sees its tasks' service time and queue wait
-// without any wrapping.
+// TestReadsThePoolsOwnTimings: given a poolkit pool built with
+// pool.WithTimings, the controller sees its tasks' service time and queue
+// wait without any wrapping.
 func TestReadsThePoolsOwnTimings(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(1)
-		defer p.Release()
+		p, _ := pool.New(1, pool.WithTimings())
+		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(1), autoscale.WithTick(time.Second))
 		for range 3 {
-			if err := p.Submit(func() { time.Sleep(200 * time.Millisecond) }); err != nil {
+			if err := p.Submit(context.Background(), func() { time.Sleep(200 * time.Millisecond) }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -129,7 +129,7 @@ func TestReadsThePoolsOwnTimings(t *testing.T) {
 func TestShrinksWhenIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(10)
-		defer p.Release()
+		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second), autoscale.WithMin(2))
 		var sizes []int
 		for range 8 {
@@ -148,7 +148,7 @@ func TestShrinksWhenIdle(t *testing.T) {
 func TestNoShrinkRightAfterGrowth(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(1)
-		defer p.Release()
+		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second))
 		gate := make(chan struct{})
 		load(t, p, 4, gate)
@@ -179,14 +179,14 @@ type plain struct{ resize.Resizer }
 // controller reads its Meter: wrapped tasks and reported rejections.
 func TestMeterForOtherPools(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithNonblocking(true))
-		defer p.Release()
+		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
+		defer p.Close()
 		c, _ := autoscale.New(plain{p}, autoscale.WithTick(time.Second))
 		m := c.Meter()
 		gate := make(chan struct{})
 		defer close(gate)
 		for range 5 {
-			if err := p.Submit(m.Wrap(func() { <-gate })); err != nil {
+			if err := p.Submit(context.Background(), m.Wrap(func() { <-gate })); err != nil {
 				m.Reject()
 			}
 		}
@@ -204,14 +204,14 @@ func TestMeterForOtherPools(t *testing.T) {
 // of room ask for more workers.
 func TestRejectionsArePressure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithNonblocking(true))
-		defer p.Release()
+		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
+		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second))
 		gate := make(chan struct{})
 		defer close(gate)
 		refused := 0
 		for range 5 {
-			if err := p.Submit(func() { <-gate }); errors.Is(err, pool.ErrPoolOverload) {
+			if err := p.Submit(context.Background(), func() { <-gate }); errors.Is(err, pool.ErrOverload) {
 				refused++
 			}
 		}
@@ -229,7 +229,7 @@ func TestRejectionsArePressure(t *testing.T) {
 func TestBurstAbsorbed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(8, pool.WithQueueSize(0))
-		defer p.Release()
+		defer p.Close()
 		c, _ := autoscale.New(plain{p}, autoscale.WithTick(time.Second))
 		m := c.Meter()
 		m.Wrap(func() {}) // wrapped but never submitted: a queued arrival
@@ -247,7 +247,7 @@ func TestBurstAbsorbed(t *testing.T) {
 func TestLoggerGetsDecisions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(1)
-		defer p.Release()
+		defer p.Close()
 		var buf bytes.Buffer
 		lg := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		c, _ := autoscale.New(p, autoscale.WithMax(2), autoscale.WithTick(time.Second), autoscale.WithLogger(lg))
@@ -291,7 +291,7 @@ func TestLoggerGetsDecisions(t *testing.T) {
 func TestDecisionCauses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(1)
-		defer p.Release()
+		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(2), autoscale.WithTick(time.Second))
 		if s := c.Stats(); s.Size != 1 || s.Min != 1 || s.Max != 2 || s.Ticks != 0 {
 			t.Errorf("before the first tick: size %d, bounds %d-%d, %d ticks; want 1, 1-2, 0", s.Size, s.Min, s.Max, s.Ticks)
@@ -340,7 +340,7 @@ func TestRunStopsWithContext(t *testing.T) {
 		if s := c.Stats(); s.Ticks != 5 {
 			t.Errorf("Ticks = %d after 5.5s at 1s, want 5", s.Ticks)
 		}
-		p.Release()
+		p.Close()
 		var wg sync.WaitGroup
 		var runErr error
 		wg.Go(func() { runErr = c.Run(context.Background()) })
@@ -379,7 +379,7 @@ func pullOnlyWhatStarts(ctx context.Context, p *pool.Pool, backlog *atomic.Int64
 		}
 		backlog.Add(-1)
 		inflight.Add(1)
-		if err := p.Submit(func() {
+		if err := p.Submit(context.Background(), func() {
 			time.Sleep(100 * time.Millisecond)
 			inflight.Add(-1)
 		}); err != nil {
@@ -395,7 +395,7 @@ func pullOnlyWhatStarts(ctx context.Context, p *pool.Pool, backlog *atomic.Int64
 func TestBacklogOutsideThePool(t *testing.T) {
 	for _, withBacklog := range []bool{false, true} {
 		synctest.Test(t, func(t *testing.T) {
-			p, _ := pool.New(2)
+			p, _ := pool.New(2, pool.WithTimings())
 			var backlog atomic.Int64
 			backlog.Store(2000)
 			opts := []autoscale.Option{autoscale.WithMax(64), autoscale.WithTick(250 * time.Millisecond)}
@@ -414,7 +414,7 @@ func TestBacklogOutsideThePool(t *testing.T) {
 			defer func() {
 				cancel()
 				<-pulled
-				if err := p.ReleaseTimeout(time.Minute); err != nil {
+				if err := p.Shutdown(context.Background()); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -465,7 +465,7 @@ func TestBacklogOutsideThePool(t *testing.T) {
 func TestBacklogErrorIsNoBacklog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(2)
-		defer p.Release()
+		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithBacklog(func(ctx context.Context) (int, error) {
 			<-ctx.Done() // an unreachable broker: the tick's deadline ends the call
 			return 0, ctx.Err()

@@ -16,8 +16,8 @@ import (
 // measures itself, so tasks are submitted as they are; Run ticks until the
 // context ends.
 func ExampleNew() {
-	p, _ := pool.New(4)
-	defer p.Release()
+	p, _ := pool.New(4, pool.WithTimings()) // the controller reads the waits and service times
+	defer p.Close()
 	c, err := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(64), autoscale.WithTick(100*time.Millisecond))
 	if err != nil {
 		panic(err)
@@ -28,7 +28,7 @@ func ExampleNew() {
 	refused := 0
 	load.Go(func() {
 		for ctx.Err() == nil {
-			if err := p.Submit(func() { time.Sleep(time.Millisecond) }); err != nil {
+			if err := p.Submit(context.Background(), func() { time.Sleep(time.Millisecond) }); err != nil {
 				refused++ // not accepted: it will not run
 			}
 			time.Sleep(5 * time.Millisecond)
@@ -48,7 +48,7 @@ func ExampleNew() {
 // doubling, since each step is a probe of what the added workers buy).
 func ExampleWithBacklog() {
 	p, _ := pool.New(2)
-	defer p.Release()
+	defer p.Close()
 	backlog := func(context.Context) (int, error) { return 500, nil } // e.g. a consumer's NumPending
 	c, err := autoscale.New(p, autoscale.WithBacklog(backlog), autoscale.WithTick(10*time.Millisecond))
 	if err != nil {
@@ -57,7 +57,7 @@ func ExampleWithBacklog() {
 	hold := make(chan struct{})
 	defer close(hold)
 	for range p.Cap() {
-		_ = p.Submit(func() { <-hold }) // both workers busy, nothing queued
+		_ = p.Submit(context.Background(), func() { <-hold }) // both workers busy, nothing queued
 	}
 	time.Sleep(10 * time.Millisecond)
 	d := c.Tick()

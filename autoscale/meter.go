@@ -1,10 +1,10 @@
 package autoscale
 
 import (
-	"math/bits"
 	"sync/atomic"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/timing"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -70,30 +70,8 @@ func (m *Meter) read() reading {
 
 // meterHistogram records durations in pool.Histogram's buckets, from any
 // number of goroutines.
-type meterHistogram struct {
-	counts [pool.HistogramBuckets]atomic.Uint64
-	count  atomic.Uint64
-	sum    atomic.Int64
-}
+type meterHistogram struct{ r timing.Recorder }
 
-// meterBucket is the pool.Histogram bucket of d: bucket i ends at
-// pool.HistogramBound(i) = 2^(i+10) ns (checked by TestMeterBuckets).
-func meterBucket(d time.Duration) int {
-	return min(bits.Len64(uint64(max(d, 0))>>10), pool.HistogramBuckets-1)
-}
+func (h *meterHistogram) record(d time.Duration) { h.r.RecordShared(d) }
 
-func (h *meterHistogram) record(d time.Duration) {
-	h.counts[meterBucket(d)].Add(1)
-	h.sum.Add(int64(max(d, 0)))
-	h.count.Add(1)
-}
-
-func (h *meterHistogram) snapshot() pool.Histogram {
-	var s pool.Histogram
-	s.Count = h.count.Load()
-	s.Sum = time.Duration(h.sum.Load())
-	for i := range s.Counts {
-		s.Counts[i] = h.counts[i].Load()
-	}
-	return s
-}
+func (h *meterHistogram) snapshot() pool.Histogram { return h.r.Snapshot() }

@@ -141,7 +141,7 @@ func spread(h pool.Histogram) time.Duration {
 		if c == 0 {
 			continue
 		}
-		m := float64(pool.HistogramBound(min(i, pool.HistogramBuckets-2))) / math.Sqrt2
+		m := float64(h.Bound(min(i, len(h.Counts)-2))) / math.Sqrt2
 		sum += float64(c) * m
 		sq += float64(c) * m * m
 	}
@@ -162,20 +162,19 @@ type reading struct {
 // itself.
 type source interface{ read() reading }
 
-// SelfMeasuring is a target that measures its own tasks, as poolkit's
-// pool.Pool and pool.FuncPool do: the controller switches its timings on
-// and reads them, with its counters, instead of a Meter.
+// SelfMeasuring is a target that counts its own tasks, as poolkit's
+// pool.Pool and pool.FuncPool do: the controller reads its Stats instead
+// of a Meter. Its waits and service times are in Stats only if the pool
+// was built with pool.WithTimings; without them the controller judges
+// by the counters alone, and cannot tell a knee from a slow task.
 type SelfMeasuring interface {
 	Stats() pool.Stats
-	Timings() pool.Timings
-	SetTimings(enabled bool)
 }
 
 // poolSource reads a self-measuring pool.
 type poolSource struct{ p SelfMeasuring }
 
 func (s poolSource) read() reading {
-	t := s.p.Timings()
 	st := s.p.Stats()
 	return reading{
 		arrivals:  st.Submitted + st.Rejected,
@@ -183,7 +182,7 @@ func (s poolSource) read() reading {
 		rejected:  st.Rejected,
 		busy:      int64(st.Running),
 		queue:     st.Waiting,
-		wait:      t.Wait,
-		service:   t.Service,
+		wait:      st.Wait,
+		service:   st.Service,
 	}
 }

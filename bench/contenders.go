@@ -6,7 +6,7 @@
 // through its adapter in package compat, the one the conformance suite
 // checks (so what is measured is what MATRIX.md describes), as a
 // spectest.Pool: Submit, blocking while the pool is full if that is what
-// the pool does, and Release, which closes it once every accepted task has
+// the pool does, and Shutdown, which closes it once every accepted task has
 // run; a contender whose capacity changes at run time is also a
 // resize.Resizer. The floors implement the same surface, so each workload
 // is written once and runs over all of them in the same process. The one
@@ -102,17 +102,17 @@ func start(b *testing.B, c contender, workers int) spectest.Pool {
 // problem of the run.
 func release(b *testing.B, impl string, r spectest.Pool) {
 	b.Helper()
-	if err := r.Release(context.Background()); err != nil {
-		problem(b, impl, fmt.Sprintf("Release = %v", err))
+	if err := r.Shutdown(context.Background()); err != nil {
+		problem(b, impl, fmt.Sprintf("Shutdown = %v", err))
 	}
 }
 
 // inlineRunner runs each task where it is submitted: the physical floor.
 type inlineRunner struct{}
 
-func newInline(int) (spectest.Pool, error)         { return inlineRunner{}, nil }
-func (inlineRunner) Submit(t func()) error         { t(); return nil }
-func (inlineRunner) Release(context.Context) error { return nil }
+func newInline(int) (spectest.Pool, error)          { return inlineRunner{}, nil }
+func (inlineRunner) Submit(t func()) error          { t(); return nil }
+func (inlineRunner) Shutdown(context.Context) error { return nil }
 
 // chanWorkers is the hand-rolled floor: n goroutines ranging over a
 // buffered channel, the code a Go programmer writes without a library.
@@ -134,9 +134,9 @@ func newChanWorkers(workers int) (spectest.Pool, error) {
 }
 func (c *chanWorkers) Submit(t func()) error { c.ch <- t; return nil }
 
-// Release closes the channel and waits for the workers, however long that
+// Shutdown closes the channel and waits for the workers, however long that
 // takes: the benchmarks release with a context that never ends.
-func (c *chanWorkers) Release(context.Context) error { close(c.ch); c.wg.Wait(); return nil }
+func (c *chanWorkers) Shutdown(context.Context) error { close(c.ch); c.wg.Wait(); return nil }
 
 // goroutinePerTask is what code without a pool does: `go task()`, with no
 // bound on concurrency (the worker count is ignored).
@@ -145,5 +145,5 @@ type goroutinePerTask struct{ wg sync.WaitGroup }
 func newGoroutinePerTask(int) (spectest.Pool, error) { return &goroutinePerTask{}, nil }
 func (g *goroutinePerTask) Submit(t func()) error    { g.wg.Go(t); return nil }
 
-// Release waits for the tasks, however long that takes (see chanWorkers).
-func (g *goroutinePerTask) Release(context.Context) error { g.wg.Wait(); return nil }
+// Shutdown waits for the tasks, however long that takes (see chanWorkers).
+func (g *goroutinePerTask) Shutdown(context.Context) error { g.wg.Wait(); return nil }

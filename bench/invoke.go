@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -25,8 +26,8 @@ func invoke() Workload {
 				if err != nil {
 					problem(b, "poolkit", fmt.Sprintf("NewFunc(8) = %v", err))
 				}
-				defer p.Release()
-				invokeLoop(b, "poolkit", &wg, p.Invoke)
+				defer p.Close()
+				invokeLoop(b, "poolkit", &wg, func(x uint64) error { return p.Invoke(context.Background(), x) })
 			}},
 			{"chan", func(b *testing.B) {
 				var wg, workers sync.WaitGroup

@@ -40,7 +40,7 @@ func TestContenders(t *testing.T) {
 				}
 			}
 			wg.Wait()
-			if err := r.Release(context.Background()); err != nil {
+			if err := r.Shutdown(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if n.Load() != 1000 {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"runtime/metrics"
 	"sync"
@@ -41,8 +42,8 @@ func blockingInvoke(parallelism int) Workload {
 				if err != nil {
 					problem(b, "poolkit", fmt.Sprintf("NewFunc(50) = %v", err))
 				}
-				defer p.Release()
-				parallelInvoke(b, "poolkit", parallelism, &wg, p.Invoke)
+				defer p.Close()
+				parallelInvoke(b, "poolkit", parallelism, &wg, func(x uint64) error { return p.Invoke(context.Background(), x) })
 			}},
 			{"ants", func(b *testing.B) {
 				var wg sync.WaitGroup

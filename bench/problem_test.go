@@ -13,7 +13,7 @@ import (
 type refusing struct{}
 
 func (refusing) Submit(func()) error           { return errors.New("refused") }
-func (refusing) Release(context.Context) error { return nil }
+func (refusing) Shutdown(context.Context) error { return nil }
 
 // TestProblem: a contender that misbehaves in a workload fails the
 // benchmark when it is poolkit's own, and is a finding (logged, the run

@@ -53,7 +53,7 @@ func eachResizable(once func(b *testing.B, c contender) error) []Case {
 			continue
 		}
 		_, ok := r.(resize.Resizer)
-		_ = r.Release(context.Background())
+		_ = r.Shutdown(context.Background())
 		if ok {
 			cases = append(cases, Case{Impl: c.name, F: func(b *testing.B) {
 				b.ReportAllocs()
@@ -187,14 +187,14 @@ func shrinkOnce(b *testing.B, c contender) (err error) {
 // wrong in it: a submitter's error first (it explains what followed), then
 // the measurement's, then the release's.
 func settle(measured, submitted error, r spectest.Pool) error {
-	rerr := r.Release(context.Background())
+	rerr := r.Shutdown(context.Background())
 	switch {
 	case submitted != nil:
 		return submitted
 	case measured != nil:
 		return measured
 	case rerr != nil:
-		return fmt.Errorf("Release = %v", rerr)
+		return fmt.Errorf("Shutdown = %v", rerr)
 	}
 	return nil
 }

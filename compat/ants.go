@@ -92,10 +92,10 @@ func (a antsControl) Running() int { return a.p.Running() }
 // Waiting returns the library's Waiting: callers blocked in Submit.
 func (a antsControl) Waiting() int { return a.p.Waiting() }
 
-// Release calls ReleaseContext. ants' returns ErrPoolClosed on a second
+// Shutdown calls ReleaseContext. ants' returns ErrPoolClosed on a second
 // call; that is mapped to the vocabulary, not hidden. The drop-in's errors
 // are poolkit's already and pass through unchanged.
-func (a antsControl) Release(ctx context.Context) error {
+func (a antsControl) Shutdown(ctx context.Context) error {
 	return translate(a.p.ReleaseContext(ctx), antsClosed, nil)
 }
 

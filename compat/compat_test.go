@@ -55,7 +55,6 @@ var (
 
 // The adapters of the libraries that can reopen a released pool offer it.
 var (
-	_ interface{ Reboot() } = (*compat.Poolkit)(nil)
 	_ interface{ Reboot() } = (*compat.Ants)(nil)
 	_ interface{ Reboot() } = (*compat.AntsFunc)(nil)
 	_ interface{ Reboot() } = (*compat.AntsFuncAny)(nil)
@@ -75,12 +74,12 @@ var (
 	_ interface{ Completed() uint64 } = (*compat.PoolkitAntsFuncAny)(nil)
 )
 
-func release(t *testing.T, p interface{ Release(context.Context) error }) {
+func release(t *testing.T, p interface{ Shutdown(context.Context) error }) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := p.Release(ctx); err != nil {
-		t.Fatalf("Release = %v", err)
+	if err := p.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown = %v", err)
 	}
 }
 
@@ -96,20 +95,20 @@ func TestErrorVocabulary(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = a.Submit(func() {})
-	if !errors.Is(err, pool.ErrPoolOverload) || !errors.Is(err, ants.ErrPoolOverload) || !errors.Is(err, resize.ErrOverload) {
-		t.Errorf("ants overload = %v, want ants.ErrPoolOverload, pool.ErrPoolOverload and resize.ErrOverload", err)
+	if !errors.Is(err, pool.ErrOverload) || !errors.Is(err, ants.ErrPoolOverload) || !errors.Is(err, resize.ErrOverload) {
+		t.Errorf("ants overload = %v, want ants.ErrPoolOverload, pool.ErrOverload and resize.ErrOverload", err)
 	}
 	close(gate)
 	release(t, a)
 	err = a.Submit(func() {})
-	if !errors.Is(err, pool.ErrPoolClosed) || !errors.Is(err, ants.ErrPoolClosed) || !errors.Is(err, resize.ErrClosed) {
-		t.Errorf("ants closed = %v, want ants.ErrPoolClosed, pool.ErrPoolClosed and resize.ErrClosed", err)
+	if !errors.Is(err, pool.ErrClosed) || !errors.Is(err, ants.ErrPoolClosed) || !errors.Is(err, resize.ErrClosed) {
+		t.Errorf("ants closed = %v, want ants.ErrPoolClosed, pool.ErrClosed and resize.ErrClosed", err)
 	}
 
 	p, _ := compat.NewPond(spectest.Config{Size: 1})
 	release(t, p)
-	if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolClosed) || !errors.Is(err, pond.ErrPoolStopped) || !errors.Is(err, resize.ErrClosed) {
-		t.Errorf("pond closed = %v, want pond.ErrPoolStopped, pool.ErrPoolClosed and resize.ErrClosed", err)
+	if err := p.Submit(func() {}); !errors.Is(err, pool.ErrClosed) || !errors.Is(err, pond.ErrPoolStopped) || !errors.Is(err, resize.ErrClosed) {
+		t.Errorf("pond closed = %v, want pond.ErrPoolStopped, pool.ErrClosed and resize.ErrClosed", err)
 	}
 
 	// errgroup reports a refusal with false, not an error; the adapter
@@ -119,8 +118,8 @@ func TestErrorVocabulary(t *testing.T) {
 	if err := g.Submit(func() { <-busy }); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Submit(func() {}); !errors.Is(err, resize.ErrOverload) || !errors.Is(err, pool.ErrPoolOverload) {
-		t.Errorf("errgroup TryGo refused = %v, want resize.ErrOverload and pool.ErrPoolOverload", err)
+	if err := g.Submit(func() {}); !errors.Is(err, resize.ErrOverload) || !errors.Is(err, pool.ErrOverload) {
+		t.Errorf("errgroup TryGo refused = %v, want resize.ErrOverload and pool.ErrOverload", err)
 	}
 	close(busy)
 	release(t, g)
@@ -177,7 +176,7 @@ func TestTunnyResizeIsBounded(t *testing.T) {
 type resizablePool interface {
 	resize.Resizer
 	Submit(func()) error
-	Release(context.Context) error
+	Shutdown(context.Context) error
 }
 
 // TestMultiSizes: the multi-pool adapters start with the total size they
@@ -241,8 +240,8 @@ func TestPoolkitAntsResize(t *testing.T) {
 		t.Errorf("PoolkitAnts.Resize(0) = %v, want resize.ErrInvalidSize", err)
 	}
 	release(t, d)
-	if err := d.Resize(3); !errors.Is(err, resize.ErrClosed) || !errors.Is(err, pool.ErrPoolClosed) {
-		t.Errorf("PoolkitAnts.Resize(3) after release = %v, want resize.ErrClosed and pool.ErrPoolClosed", err)
+	if err := d.Resize(3); !errors.Is(err, resize.ErrClosed) || !errors.Is(err, pool.ErrClosed) {
+		t.Errorf("PoolkitAnts.Resize(3) after release = %v, want resize.ErrClosed and pool.ErrClosed", err)
 	}
 	m, _ := compat.NewPoolkitAntsMulti(spectest.Config{Size: 4}) // 2 sub-pools of 2
 	defer release(t, m)

@@ -31,7 +31,7 @@ func (a *Conc) Submit(task func()) error {
 	return nil
 }
 
-// Release runs Wait and waits for it, bounded by ctx; Wait goes on in the
+// Shutdown runs Wait and waits for it, bounded by ctx; Wait goes on in the
 // background if ctx ends first. Wait raises a task's panic again, on the
 // goroutine that runs it, which ends the process.
-func (a *Conc) Release(ctx context.Context) error { return waitFor(ctx, a.p.Wait) }
+func (a *Conc) Shutdown(ctx context.Context) error { return waitFor(ctx, a.p.Wait) }

@@ -20,9 +20,9 @@
 // honour), and every adapter's Supports method reports which of those
 // options (spectest.Capability values) it honours; an option the library
 // cannot express is ignored. Every adapter is a spectest.Pool (Submit(func()) error and
-// Release(ctx) error) and has, where the library can, the optional
+// Shutdown(ctx) error) and has, where the library can, the optional
 // capabilities the suite detects by type assertion: SubmitContext, Resize
-// and Cap (resize.Resizer), Running and Waiting, Completed, ReleaseNow,
+// and Cap (resize.Resizer), Running and Waiting, Completed, ShutdownNow,
 // Reboot.
 //
 // The adapters are faithful: they report what the library does and do not
@@ -30,8 +30,8 @@
 // of package resize with errors.Is: resize.ErrClosed for a closed pool,
 // resize.ErrOverload for a rejected non-blocking submission,
 // resize.ErrInvalidSize for a size below 1; a closed pool's and an
-// overload's errors also match poolkit's pool.ErrPoolClosed and
-// pool.ErrPoolOverload, so a caller written against poolkit needs no
+// overload's errors also match poolkit's pool.ErrClosed and
+// pool.ErrOverload, so a caller written against poolkit needs no
 // second check. Where a library reports a rejection without an error
 // (errgroup's TryGo returns false), the adapter returns one of those kinds.
 // Where a library's behaviour would be destructive to whoever drives it, an
@@ -69,12 +69,12 @@ func translate(err error, closed, overload []error) error {
 	}
 	for _, c := range closed {
 		if errors.Is(err, c) {
-			return &libError{lib: err, vocab: pool.ErrPoolClosed}
+			return &libError{lib: err, vocab: pool.ErrClosed}
 		}
 	}
 	for _, o := range overload {
 		if errors.Is(err, o) {
-			return &libError{lib: err, vocab: pool.ErrPoolOverload}
+			return &libError{lib: err, vocab: pool.ErrOverload}
 		}
 	}
 	return err

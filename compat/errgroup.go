@@ -13,7 +13,7 @@ import (
 // Errgroup is golang.org/x/sync's errgroup.Group limited with SetLimit: Go
 // blocks while the limit of tasks run, each on a goroutine of its own, and
 // TryGo refuses instead. A Group recovers no panic, and has no close:
-// Release waits for the tasks (Wait), and the Group takes work again after.
+// Shutdown waits for the tasks (Wait), and the Group takes work again after.
 type Errgroup struct {
 	g           *errgroup.Group
 	nonblocking bool
@@ -21,7 +21,7 @@ type Errgroup struct {
 
 // errLimit is what Submit returns when TryGo refuses a task: errgroup
 // reports that with false, not with an error.
-var errLimit = &libError{lib: errors.New("errgroup: TryGo refused: the limit is reached"), vocab: pool.ErrPoolOverload}
+var errLimit = &libError{lib: errors.New("errgroup: TryGo refused: the limit is reached"), vocab: pool.ErrOverload}
 
 // NewErrgroup returns a Group limited to c.Size tasks, passed through as it
 // is: errgroup takes a negative limit to mean none, and with a limit of 0
@@ -50,8 +50,8 @@ func (a *Errgroup) Submit(task func()) error {
 	return nil
 }
 
-// Release runs Wait and waits for it, bounded by ctx; Wait goes on in the
+// Shutdown runs Wait and waits for it, bounded by ctx; Wait goes on in the
 // background if ctx ends first.
-func (a *Errgroup) Release(ctx context.Context) error {
+func (a *Errgroup) Shutdown(ctx context.Context) error {
 	return waitFor(ctx, func() { _ = a.g.Wait() })
 }

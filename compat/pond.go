@@ -33,9 +33,9 @@ func (a *Pond) Submit(task func()) error {
 	return translate(a.p.Go(task), pondClosed, pondOverload)
 }
 
-// Release runs StopAndWait and waits for it, bounded by ctx; StopAndWait
+// Shutdown runs StopAndWait and waits for it, bounded by ctx; StopAndWait
 // goes on in the background if ctx ends first.
-func (a *Pond) Release(ctx context.Context) error { return waitFor(ctx, a.p.StopAndWait) }
+func (a *Pond) Shutdown(ctx context.Context) error { return waitFor(ctx, a.p.StopAndWait) }
 
 // Resize calls pond's Resize. pond takes 0 to mean unbounded and panics
 // on a negative size, so the adapter refuses sizes below 1.

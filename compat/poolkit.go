@@ -8,16 +8,22 @@ import (
 )
 
 // Poolkit is poolkit's own Pool behind the adapter surface. Its optional
-// capabilities (SubmitContext, Resize, Running and Waiting, ReleaseNow,
-// Reboot) are the Pool's own methods.
-type Poolkit struct{ *pool.Pool }
+// capabilities (SubmitContext, Resize, Running and Waiting, ShutdownNow)
+// are the Pool's own methods and Stats; it has no Reboot (a closed pool
+// stays closed; the drop-in for ants has one).
+type Poolkit struct{ p *pool.Pool }
 
 // NewPoolkit returns a poolkit pool of the given size.
 func NewPoolkit(c spectest.Config) (*Poolkit, error) {
-	opts := []pool.Option{
-		pool.WithNonblocking(c.Nonblocking),
-		pool.WithMaxBlockingTasks(c.MaxBlocking),
-		pool.WithExpiryDuration(c.Expiry),
+	var opts []pool.Option
+	switch {
+	case c.Nonblocking:
+		opts = append(opts, pool.WithMaxWaiting(0))
+	case c.MaxBlocking > 0:
+		opts = append(opts, pool.WithMaxWaiting(c.MaxBlocking))
+	}
+	if c.Expiry > 0 {
+		opts = append(opts, pool.WithIdleTimeout(c.Expiry))
 	}
 	if c.PanicHandler != nil {
 		opts = append(opts, pool.WithPanicHandler(c.PanicHandler))
@@ -32,9 +38,32 @@ func NewPoolkit(c spectest.Config) (*Poolkit, error) {
 // Supports reports which Config fields the adapter honours: all of them.
 func (*Poolkit) Supports(spectest.Capability) bool { return true }
 
-// Release closes the pool and waits, bounded by ctx, for its tasks and
-// workers.
-func (p *Poolkit) Release(ctx context.Context) error { return p.ReleaseContext(ctx) }
+// Submit calls Submit with a context that is never done.
+func (p *Poolkit) Submit(task func()) error { return p.p.Submit(context.Background(), task) }
+
+// SubmitContext calls Submit.
+func (p *Poolkit) SubmitContext(ctx context.Context, task func()) error { return p.p.Submit(ctx, task) }
+
+// Resize calls Resize.
+func (p *Poolkit) Resize(n int) error { return p.p.Resize(n) }
+
+// Cap calls Cap.
+func (p *Poolkit) Cap() int { return p.p.Cap() }
+
+// Running returns Stats().Running.
+func (p *Poolkit) Running() int { return p.p.Stats().Running }
+
+// Waiting returns Stats().Waiting.
+func (p *Poolkit) Waiting() int { return p.p.Stats().Waiting }
 
 // Completed returns how many tasks have finished.
-func (p *Poolkit) Completed() uint64 { return p.Stats().Completed }
+func (p *Poolkit) Completed() uint64 { return p.p.Stats().Completed }
+
+// ShutdownNow calls ShutdownNow.
+func (p *Poolkit) ShutdownNow() []func() { return p.p.ShutdownNow() }
+
+// Shutdown calls Shutdown.
+func (p *Poolkit) Shutdown(ctx context.Context) error { return p.p.Shutdown(ctx) }
+
+// Pool returns the pool the adapter wraps.
+func (p *Poolkit) Pool() *pool.Pool { return p.p }

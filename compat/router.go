@@ -90,7 +90,7 @@ func (a *ActorRouter) Submit(task func()) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.closed {
-		return pool.ErrPoolClosed
+		return pool.ErrClosed
 	}
 	if err := a.r.Ref().Tell(task); err != nil {
 		return err
@@ -99,9 +99,9 @@ func (a *ActorRouter) Submit(task func()) error {
 	return nil
 }
 
-// Release stops intake, waits, bounded by ctx, for every accepted task to
+// Shutdown stops intake, waits, bounded by ctx, for every accepted task to
 // finish, and shuts the system down.
-func (a *ActorRouter) Release(ctx context.Context) error {
+func (a *ActorRouter) Shutdown(ctx context.Context) error {
 	a.mu.Lock()
 	if !a.closed {
 		a.closed = true
@@ -127,11 +127,11 @@ func (a *ActorRouter) Resize(n int) error {
 		if err := resize.Validate(n); err != nil {
 			return err
 		}
-		return pool.ErrPoolClosed
+		return pool.ErrClosed
 	}
 	err := a.r.Resize(n)
 	if errors.Is(err, resize.ErrClosed) {
-		return pool.ErrPoolClosed
+		return pool.ErrClosed
 	}
 	return err
 }

@@ -65,9 +65,9 @@ func (a *Tunny) SubmitContext(ctx context.Context, task func()) error {
 	}
 }
 
-// Release calls Close, which waits for running jobs, and waits for it,
+// Shutdown calls Close, which waits for running jobs, and waits for it,
 // bounded by ctx. A second Close panics in tunny.
-func (a *Tunny) Release(ctx context.Context) error { return waitFor(ctx, a.p.Close) }
+func (a *Tunny) Shutdown(ctx context.Context) error { return waitFor(ctx, a.p.Close) }
 
 // Resize calls SetSize and waits up to 100ms for it: a shrink blocks in
 // tunny until the removed workers finish their jobs, and the adapter must

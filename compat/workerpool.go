@@ -31,7 +31,7 @@ func (a *Workerpool) Submit(task func()) error {
 	return nil
 }
 
-// Release runs StopWait, which runs the queued tasks and waits for them,
+// Shutdown runs StopWait, which runs the queued tasks and waits for them,
 // and waits for it, bounded by ctx; StopWait goes on in the background if
 // ctx ends first.
-func (a *Workerpool) Release(ctx context.Context) error { return waitFor(ctx, a.p.StopWait) }
+func (a *Workerpool) Shutdown(ctx context.Context) error { return waitFor(ctx, a.p.StopWait) }

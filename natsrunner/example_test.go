@@ -43,7 +43,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer p.ReleaseTimeout(time.Minute)
+	defer p.Shutdown(context.Background())
 
 	r, err := natsrunner.New(cons, p, func(ctx context.Context, msg jetstream.Msg) error {
 		log.Printf("job %s", msg.Data())
@@ -84,7 +84,7 @@ func ExampleRunner_AutoscaleOptions() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer p.ReleaseTimeout(time.Minute)
+	defer p.Shutdown(context.Background())
 	r, err := natsrunner.New(cons, p, func(ctx context.Context, msg jetstream.Msg) error {
 		return nil // call the downstream here
 	})

@@ -126,7 +126,7 @@ func newPool(t testing.TB, size int) *pool.Pool {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := p.ReleaseTimeout(10 * time.Second); err != nil {
+		if err := p.Shutdown(context.Background()); err != nil {
 			t.Errorf("pool release: %v", err)
 		}
 	})

@@ -20,9 +20,18 @@ func (r *Runner) free() int {
 	return s.Cap - busy + r.cfg.queued
 }
 
-// waitRoom returns when one of the runner's tasks finished, ctx is done,
-// or the poll interval passed (capacity may have grown by a Resize).
+// waitRoom returns once the runner may pull again, or ctx is done. With no
+// queue allowance (WithQueued), that is when the pool can start a task at
+// once: the pool's own wait (WaitRoom), woken by a worker that runs out of
+// work, a Resize that grows, or a close. With one, the runner's own tasks
+// matter too, since their queued messages start without making the pool
+// idle: it returns when one of its tasks finished, or the poll interval
+// passed (the capacity may have grown by a Resize).
 func (r *Runner) waitRoom(ctx context.Context) {
+	if r.cfg.queued == 0 {
+		_, _ = r.pool.WaitRoom(ctx) // closed: the loop sees it in Stats
+		return
+	}
 	t := time.NewTimer(r.cfg.pollInterval)
 	defer t.Stop()
 	select {

@@ -1,6 +1,7 @@
 package natsrunner
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ func TestFreeNeverOverstatesRoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Release()
+	defer p.Close()
 	r := &Runner{pool: p, finished: make(chan struct{}, 1)}
 	var returned atomic.Int64
 	deadline := time.Now().Add(300 * time.Millisecond)
@@ -34,7 +35,7 @@ func TestFreeNeverOverstatesRoom(t *testing.T) {
 		}
 		r.inPool.Add(1)
 		submitted++
-		if err := p.Submit(func() {
+		if err := p.Submit(context.Background(), func() {
 			defer r.inPool.Add(-1) // as process does, after the handler
 			returned.Add(1)        // the handler's return
 		}); err != nil {

@@ -132,8 +132,8 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if r.pool.IsClosed() {
-			return pool.ErrPoolClosed
+		if r.pool.Stats().Closed {
+			return pool.ErrClosed
 		}
 		free := r.free()
 		if free <= 0 {
@@ -249,12 +249,12 @@ func (r *Runner) dispatch(ctx, hctx context.Context, msg jetstream.Msg) error {
 	r.inflight[e] = struct{}{}
 	r.mu.Unlock()
 	r.inPool.Add(1)
-	if err := r.pool.SubmitContext(ctx, func() { r.process(hctx, e) }); err != nil {
+	if err := r.pool.Submit(ctx, func() { r.process(hctx, e) }); err != nil {
 		r.inPool.Add(-1)
 		if r.take(e) {
 			r.settle(e, Naked, nil)
 		}
-		if errors.Is(err, pool.ErrPoolClosed) {
+		if errors.Is(err, pool.ErrClosed) {
 			return err
 		}
 		return errStop

@@ -17,7 +17,7 @@ func BenchmarkCollect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer p.Release()
+	defer p.Close()
 	if err := m.WatchPool("work", p); err != nil {
 		b.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package otelpoolkit_test
 import (
 	"context"
 	"fmt"
-	"time"
 
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -25,9 +24,9 @@ func Example() {
 	_ = m.WatchPool("api", p)
 
 	for range 10 {
-		_ = p.Submit(func() {})
+		_ = p.Submit(context.Background(), func() {})
 	}
-	_ = p.ReleaseTimeout(time.Minute)
+	_ = p.Shutdown(context.Background())
 
 	var rm metricdata.ResourceMetrics
 	_ = reader.Collect(context.Background(), &rm)

@@ -200,15 +200,10 @@ func New(opts ...Option) (*Metrics, error) {
 func (m *Metrics) Producer() sdkmetric.Producer { return m.producer }
 
 // WatchPool reports p's metrics with the attribute pool=name, until
-// Unwatch(name) or Close. It switches p's timings on (SetTimings(true)),
-// since the histograms are the ones p keeps, and leaves them on
-// afterwards: another reader of p's timings, an autoscaler, may need them.
+// Unwatch(name) or Close. The histograms are the timings p keeps, recorded
+// only by a pool built with pool.WithTimings; without it they stay empty.
 func (m *Metrics) WatchPool(name string, p PoolSource) error {
-	if err := m.add("pool", name, p, func(e metricspec.Emit) { metricspec.ReadPool(p, e) }); err != nil {
-		return err
-	}
-	p.SetTimings(true)
-	return nil
+	return m.add("pool", name, p, func(e metricspec.Emit) { metricspec.ReadPool(p, e) })
 }
 
 // WatchAutoscaler reports c's metrics with the attribute pool set to the
@@ -224,7 +219,8 @@ func (m *Metrics) WatchSystem(name string, s SystemSource) error {
 }
 
 // WatchRouter reports r's metrics with the attribute router=name. It
-// switches r's timings on, as WatchPool does a pool's.
+// switches r's timings on (r.SetTimings(true)), since the histograms are
+// the ones r keeps, and leaves them on afterwards.
 func (m *Metrics) WatchRouter(name string, r RouterSource) error {
 	if err := m.add("router", name, r, func(e metricspec.Emit) { metricspec.ReadRouter(r, e) }); err != nil {
 		return err

@@ -3,6 +3,7 @@ package otelpoolkit_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -200,11 +201,11 @@ func TestCollect(t *testing.T) {
 	m, reader, _ := setup(t)
 
 	// A pool that rejects for each reason.
-	p, err := pool.New(2, pool.WithNonblocking(true), pool.WithQueueSize(8), pool.WithPanicHandler(func(any) {}))
+	p, err := pool.New(2, pool.WithMaxWaiting(0), pool.WithQueueSize(8), pool.WithPanicHandler(func(any) {}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Release()
+	defer p.Close()
 	if err := m.WatchPool("main", p); err != nil {
 		t.Fatal(err)
 	}
@@ -213,21 +214,21 @@ func TestCollect(t *testing.T) {
 	for range batches {
 		wg.Add(batch)
 		for range batch {
-			if err := p.Submit(func() { time.Sleep(10 * time.Microsecond); wg.Done() }); err != nil {
+			if err := p.Submit(context.Background(), func() { time.Sleep(10 * time.Microsecond); wg.Done() }); err != nil {
 				t.Fatal(err)
 			}
 		}
 		wg.Wait()
 	}
 	accepted := uint64(batches * batch)
-	if err := p.Submit(func() { panic("on purpose") }); err != nil {
+	if err := p.Submit(context.Background(), func() { panic("on purpose") }); err != nil {
 		t.Fatal(err)
 	}
 	accepted++
 	// Overload: both workers held, then the queue filled until refused.
 	gate, started := make(chan struct{}), make(chan struct{}, 2)
 	for range 2 {
-		for p.Submit(func() { started <- struct{}{}; <-gate }) != nil {
+		for p.Submit(context.Background(), func() { started <- struct{}{}; <-gate }) != nil {
 			time.Sleep(time.Millisecond) // the panicking task's worker is not free yet
 		}
 		accepted++
@@ -235,9 +236,9 @@ func TestCollect(t *testing.T) {
 	<-started
 	<-started
 	for {
-		err := p.Submit(func() {})
+		err := p.Submit(context.Background(), func() {})
 		if err != nil {
-			if !errors.Is(err, pool.ErrPoolOverload) {
+			if !errors.Is(err, pool.ErrOverload) {
 				t.Fatalf("submit to a full pool: %v", err)
 			}
 			break
@@ -248,15 +249,15 @@ func TestCollect(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for range 3 {
-		if err := p.SubmitContext(ctx, func() {}); !errors.Is(err, context.Canceled) {
+		if err := p.Submit(ctx, func() {}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("submit with a done context: %v", err)
 		}
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolClosed) {
+		if err := p.Submit(context.Background(), func() {}); !errors.Is(err, pool.ErrClosed) {
 			t.Fatalf("submit to a released pool: %v", err)
 		}
 	}
@@ -266,7 +267,7 @@ func TestCollect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer scaled.Release()
+	defer scaled.Close()
 	ctl, err := autoscale.New(scaled, autoscale.WithMin(2), autoscale.WithMax(8))
 	if err != nil {
 		t.Fatal(err)
@@ -444,15 +445,15 @@ func TestHistogramBuckets(t *testing.T) {
 	// Durations of a few milliseconds land above the microsecond bounds.
 	const n = 5
 	for range n {
-		if err := p.Submit(func() { time.Sleep(3 * time.Millisecond) }); err != nil {
+		if err := p.Submit(context.Background(), func() { time.Sleep(3 * time.Millisecond) }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h := find(t, collect(t, reader), metricspec.PoolService, map[string]string{"pool": "p"}).hist
-	tm := p.Timings()
+	tm := p.Stats()
 	want, sum := metricspec.Counts(&tm.Service, false)
 	if !slices.Equal(h.BucketCounts, want) || h.Sum != sum || h.Count != n {
 		t.Fatalf("buckets %v sum %v count %d, want %v %v %d", h.BucketCounts, h.Sum, h.Count, want, sum, n)
@@ -483,7 +484,7 @@ func TestDefaultProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Release()
+	defer p.Close()
 	for name, opts := range map[string][]otelpoolkit.Option{
 		"none": nil,
 		"nil":  {otelpoolkit.WithMeterProvider(nil)},
@@ -515,7 +516,7 @@ func TestClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Release()
+	defer p.Close()
 	if err := m.WatchPool("p", p); err != nil {
 		t.Fatal(err)
 	}
@@ -623,9 +624,9 @@ func TestCloseUnregisters(t *testing.T) {
 func TestUnwatch(t *testing.T) {
 	m, reader, _ := setup(t)
 	a, _ := pool.New(1)
-	defer a.Release()
+	defer a.Close()
 	b, _ := pool.New(2)
-	defer b.Release()
+	defer b.Close()
 	ctl, err := autoscale.New(a)
 	if err != nil {
 		t.Fatal(err)
@@ -668,7 +669,7 @@ func TestUnwatch(t *testing.T) {
 func TestErrors(t *testing.T) {
 	m, _, _ := setup(t)
 	p, _ := pool.New(1)
-	defer p.Release()
+	defer p.Close()
 	var nilPool *pool.Pool
 	var nilRouter *actorpool.Router
 	for _, c := range []struct {
@@ -698,20 +699,57 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestWatchSwitchesTimingsOn: MET-4. Watching a router switches its
+// timings on; watching a pool leaves its timings as its owner built it:
+// off stays off, on stays on.
 func TestWatchSwitchesTimingsOn(t *testing.T) {
 	m, _, _ := setup(t)
-	p, _ := pool.New(1)
-	if err := m.WatchPool("p", p); err != nil {
+	for _, timed := range []bool{false, true} {
+		var opts []pool.Option
+		if timed {
+			opts = append(opts, pool.WithTimings())
+		}
+		p, _ := pool.New(1, opts...)
+		name := fmt.Sprint("p", timed)
+		if err := m.WatchPool(name, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Submit(context.Background(), func() {}); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		want := uint64(0)
+		if timed {
+			want = 1
+		}
+		if n := p.Stats().Service.Count; n != want {
+			t.Errorf("a watched pool built with timings %v timed %d tasks of 1, want %d", timed, n, want)
+		}
+	}
+	sys, err := actorpool.New(actorpool.WithWorkers(1))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Submit(func() {}); err != nil {
+	defer func() { _ = sys.Shutdown(context.Background()) }()
+	r, err := actorpool.NewRouter(sys, 1, func() actorpool.Behavior {
+		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := m.WatchRouter("r", r); err != nil {
 		t.Fatal(err)
 	}
-	if n := p.Timings().Service.Count; n != 1 {
-		t.Errorf("a watched pool timed %d tasks of 1", n)
+	if _, err := r.Ref().Ask(context.Background(), "x"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); r.Timings().Service.Count != 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("a watched router did not time its message")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -725,5 +763,5 @@ type (
 func (fakeAutoscaler) Stats() autoscale.Stats   { return autoscale.Stats{} }
 func (fakeSystem) Stats() actorpool.Stats       { return actorpool.Stats{} }
 func (fakeRouter) Stats() actorpool.RouterStats { return actorpool.RouterStats{} }
-func (fakeRouter) Timings() pool.Timings        { return pool.Timings{} }
+func (fakeRouter) Timings() actorpool.Timings   { return actorpool.Timings{} }
 func (fakeRouter) SetTimings(bool)              {}

@@ -75,7 +75,7 @@ func TestPrometheusNames(t *testing.T) {
 	m, reg, _ := promSetup(t)
 
 	p, _ := pool.New(2)
-	defer p.Release()
+	defer p.Close()
 	ctl, err := autoscale.New(p)
 	if err != nil {
 		t.Fatal(err)
@@ -98,11 +98,11 @@ func TestPrometheusNames(t *testing.T) {
 	}
 	const n = 7
 	for range n {
-		if err := p.Submit(func() {}); err != nil {
+		if err := p.Submit(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	ctl.Tick()
@@ -176,7 +176,7 @@ func TestPrometheusNames(t *testing.T) {
 	if h.GetSampleCount() != n {
 		t.Errorf("count %d, want %d", h.GetSampleCount(), n)
 	}
-	tm := p.Timings()
+	tm := p.Stats()
 	wantCum, _ := metricspec.Counts(&tm.Service, true)
 	for i, b := range h.GetBucket() {
 		if b.GetCumulativeCount() != wantCum[i] {
@@ -198,7 +198,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Release()
+	defer p.Close()
 	if err := m.WatchPool("load", p); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for i := 0; !stop.Load(); i++ {
-				if p.Submit(func() {}) == nil {
+				if p.Submit(context.Background(), func() {}) == nil {
 					submitted.Add(1)
 				}
 				if i%4 == 0 {
@@ -242,9 +242,9 @@ func TestScrapeUnderLoad(t *testing.T) {
 			if err := m.WatchPool("churn", q); err != nil {
 				t.Error(err)
 			}
-			_ = q.Submit(func() {})
+			_ = q.Submit(context.Background(), func() {})
 			m.Unwatch("churn")
-			if err := q.ReleaseTimeout(time.Minute); err != nil {
+			if err := q.Shutdown(context.Background()); err != nil {
 				t.Error(err)
 			}
 		}
@@ -285,7 +285,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 	}
 	stop.Store(true)
 	wg.Wait()
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	got := collect(t, manual)

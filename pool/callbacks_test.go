@@ -21,8 +21,7 @@ func TestCallbacksMisbehave(t *testing.T) {
 	for _, m := range misbehave.Ways {
 		callbacks := map[string]pool.Option{
 			"panic handler": pool.WithPanicHandler(func(any) { m.Do() }),
-			"logger":        pool.WithLogger(printfFunc(func(string, ...any) { m.Do() })),
-			"slog handler":  pool.WithSlog(slog.New(misbehave.Handler(m.Do))),
+			"logger":        pool.WithLogger(slog.New(misbehave.Handler(m.Do))),
 		}
 		for where, opt := range callbacks {
 			t.Run(where+" "+m.Name, func(t *testing.T) {
@@ -38,7 +37,7 @@ func TestCallbacksMisbehave(t *testing.T) {
 						if i%2 == 0 {
 							task = func() { panic("task panicked") }
 						}
-						if err := p.Submit(task); err != nil {
+						if err := p.Submit(bg, task); err != nil {
 							t.Fatalf("Submit %d: %v", i, err)
 						}
 					}
@@ -50,7 +49,7 @@ func TestCallbacksMisbehave(t *testing.T) {
 						t.Errorf("Completed %d, Panicked %d, Running %d; want %d, %d, 0", s.Completed, s.Panicked, s.Running, tasks, tasks/2)
 					}
 					assertFullWidth(t, p, 2)
-					if err := p.ReleaseContext(context.Background()); err != nil {
+					if err := p.Shutdown(context.Background()); err != nil {
 						t.Errorf("ReleaseContext: %v", err)
 					}
 				})

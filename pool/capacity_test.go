@@ -17,7 +17,7 @@ func idleWorkers(t *testing.T, p *pool.Pool, n int) {
 	t.Helper()
 	gate := make(chan struct{})
 	for range n {
-		if err := p.Submit(func() { <-gate }); err != nil {
+		if err := p.Submit(bg, func() { <-gate }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,7 +37,7 @@ func TestShrinkWithIdleWorkers(t *testing.T) {
 		opts []pool.Option
 	}{
 		{"queued", nil},
-		{"no queue, non-blocking", []pool.Option{pool.WithQueueSize(0), pool.WithNonblocking(true)}},
+		{"no queue, non-blocking", []pool.Option{pool.WithQueueSize(0), pool.WithMaxWaiting(0)}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -51,11 +51,11 @@ func TestShrinkWithIdleWorkers(t *testing.T) {
 				defer close(gate)
 				accepted := 0
 				for i := range 4 {
-					err := p.Submit(tr.task(i, gate))
+					err := p.Submit(bg, tr.task(i, gate))
 					switch {
 					case err == nil:
 						accepted++
-					case !errors.Is(err, pool.ErrPoolOverload):
+					case !errors.Is(err, pool.ErrOverload):
 						t.Fatalf("Submit = %v", err)
 					}
 				}
@@ -79,7 +79,7 @@ func TestShrinkDrains(t *testing.T) {
 		gates := make([]chan struct{}, 6)
 		for i := range gates {
 			gates[i] = make(chan struct{})
-			if err := p.Submit(tr.task(i, gates[i])); err != nil {
+			if err := p.Submit(bg, tr.task(i, gates[i])); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -120,12 +120,12 @@ func TestGrowIsPrompt(t *testing.T) {
 		gate := make(chan struct{})
 		defer close(gate)
 		for i := range 3 {
-			if err := p.Submit(tr.task(i, gate)); err != nil {
+			if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		blocked := make(chan error)
-		go func() { blocked <- p.Submit(tr.task(3, gate)) }()
+		go func() { blocked <- p.Submit(bg, tr.task(3, gate)) }()
 		synctest.Wait()
 		checkGauges(t, p, 1, 1, 3) // 2 queued + 1 blocked submitter
 		if err := p.Resize(4); err != nil {
@@ -145,22 +145,22 @@ func TestGrowIsPrompt(t *testing.T) {
 // the rest with ErrPoolOverload.
 func TestQueueSizeZero(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 2, pool.WithQueueSize(0), pool.WithNonblocking(true))
+		p := mustNew(t, 2, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
 		tr := newTracker()
 		gate := make(chan struct{})
 		for i := range 2 {
-			if err := p.Submit(tr.task(i, gate)); err != nil {
+			if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := p.Submit(tr.task(9, gate)); !errors.Is(err, pool.ErrPoolOverload) {
+		if err := p.Submit(bg, tr.task(9, gate)); !errors.Is(err, pool.ErrOverload) {
 			t.Errorf("third Submit = %v, want ErrPoolOverload", err)
 		}
 		synctest.Wait()
 		checkGauges(t, p, 2, 2, 0)
 		close(gate)
 		synctest.Wait()
-		if err := p.Submit(tr.task(10, nil)); err != nil {
+		if err := p.Submit(bg, tr.task(10, nil)); err != nil {
 			t.Errorf("Submit after a worker freed = %v", err)
 		}
 		synctest.Wait()
@@ -174,27 +174,27 @@ func TestQueueSizeZero(t *testing.T) {
 // pool holds exactly DefaultQueueSize waiting tasks and sheds the rest.
 func TestQueueBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 2, pool.WithNonblocking(true))
+		p := mustNew(t, 2, pool.WithMaxWaiting(0))
 		gate := make(chan struct{})
 		defer close(gate)
 		accepted, overload := 0, 0
-		for range pool.DefaultQueueSize + 100 {
-			switch err := p.Submit(func() { <-gate }); {
+		for range defaultQueueSize + 100 {
+			switch err := p.Submit(bg, func() { <-gate }); {
 			case err == nil:
 				accepted++
-			case errors.Is(err, pool.ErrPoolOverload):
+			case errors.Is(err, pool.ErrOverload):
 				overload++
 			default:
 				t.Fatal(err)
 			}
 			synctest.Wait() // let the first tasks start
 		}
-		if want := pool.DefaultQueueSize + 2; accepted != want {
+		if want := defaultQueueSize + 2; accepted != want {
 			t.Errorf("accepted %d, want %d (capacity + queue)", accepted, want)
 		}
 		if overload != 98 {
 			t.Errorf("overloaded %d, want 98", overload)
 		}
-		checkGauges(t, p, 2, 2, pool.DefaultQueueSize)
+		checkGauges(t, p, 2, 2, defaultQueueSize)
 	})
 }

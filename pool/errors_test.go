@@ -19,8 +19,8 @@ func TestErrorKinds(t *testing.T) {
 	for _, c := range []struct {
 		err, kind error
 	}{
-		{pool.ErrPoolClosed, resize.ErrClosed},
-		{pool.ErrPoolOverload, resize.ErrOverload},
+		{pool.ErrClosed, resize.ErrClosed},
+		{pool.ErrOverload, resize.ErrOverload},
 		{pool.ErrInvalidSize, resize.ErrInvalidSize},
 	} {
 		for _, k := range kinds {
@@ -29,33 +29,33 @@ func TestErrorKinds(t *testing.T) {
 			}
 		}
 	}
-	if got := pool.ErrPoolOverload.Error(); got != "pool: overloaded" {
+	if got := pool.ErrOverload.Error(); got != "pool: overloaded" {
 		t.Errorf("ErrPoolOverload says %q, want %q", got, "pool: overloaded")
 	}
 
 	// The values the entry points return, not only the sentinels.
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithNonblocking(true))
-		fp, err := pool.NewFunc(1, func(ch chan struct{}) { <-ch }, pool.WithQueueSize(0), pool.WithNonblocking(true))
+		p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
+		fp, err := pool.NewFunc(1, func(ch chan struct{}) { <-ch }, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
 		if err != nil {
 			t.Fatal(err)
 		}
 		gate := make(chan struct{})
-		if err := p.Submit(func() { <-gate }); err != nil {
+		if err := p.Submit(bg, func() { <-gate }); err != nil {
 			t.Fatal(err)
 		}
-		if err := fp.Invoke(gate); err != nil {
+		if err := fp.Invoke(bg, gate); err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Submit(func() {}); !errors.Is(err, resize.ErrOverload) {
+		if err := p.Submit(bg, func() {}); !errors.Is(err, resize.ErrOverload) {
 			t.Errorf("Submit on a saturated non-blocking pool = %v, want an error matching resize.ErrOverload", err)
 		}
-		if err := fp.Invoke(gate); !errors.Is(err, resize.ErrOverload) {
+		if err := fp.Invoke(bg, gate); !errors.Is(err, resize.ErrOverload) {
 			t.Errorf("Invoke on a saturated non-blocking pool = %v, want an error matching resize.ErrOverload", err)
 		}
 		close(gate)
-		fp.Release()
-		if err := fp.Invoke(gate); !errors.Is(err, resize.ErrClosed) {
+		fp.Close()
+		if err := fp.Invoke(bg, gate); !errors.Is(err, resize.ErrClosed) {
 			t.Errorf("Invoke after Release = %v, want an error matching resize.ErrClosed", err)
 		}
 	})

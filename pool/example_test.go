@@ -16,8 +16,8 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	defer p.Release()
-	fmt.Println(p.Cap(), p.Running())
+	defer p.Close()
+	fmt.Println(p.Cap(), p.Stats().Running)
 
 	_, err = pool.New(0)
 	fmt.Println(errors.Is(err, pool.ErrInvalidSize))
@@ -27,15 +27,16 @@ func ExampleNew() {
 }
 
 func ExamplePool_Submit() {
+	ctx := context.Background()
 	p, _ := pool.New(4)
 	var sum atomic.Int64
 	for i := 1; i <= 100; i++ {
-		if err := p.Submit(func() { sum.Add(int64(i)) }); err != nil {
+		if err := p.Submit(ctx, func() { sum.Add(int64(i)) }); err != nil {
 			panic(err)
 		}
 	}
-	// ReleaseContext closes the pool and waits for every accepted task.
-	if err := p.ReleaseContext(context.Background()); err != nil {
+	// Shutdown closes the pool and waits for every accepted task.
+	if err := p.Shutdown(ctx); err != nil {
 		panic(err)
 	}
 	fmt.Println(sum.Load())
@@ -44,7 +45,7 @@ func ExamplePool_Submit() {
 
 func ExamplePool_Resize() {
 	p, _ := pool.New(2)
-	defer p.Release()
+	defer p.Close()
 	if err := p.Resize(8); err != nil {
 		panic(err)
 	}
@@ -56,6 +57,7 @@ func ExamplePool_Resize() {
 }
 
 func ExampleNewFunc() {
+	ctx := context.Background()
 	var mu sync.Mutex
 	lengths := map[string]int{}
 	p, _ := pool.NewFunc(2, func(s string) {
@@ -64,18 +66,18 @@ func ExampleNewFunc() {
 		mu.Unlock()
 	})
 	for _, s := range []string{"ants", "pond", "poolkit"} {
-		if err := p.Invoke(s); err != nil {
+		if err := p.Invoke(ctx, s); err != nil {
 			panic(err)
 		}
 	}
-	_ = p.ReleaseContext(context.Background())
+	_ = p.Shutdown(ctx)
 	fmt.Println(lengths)
 	// Output: map[ants:4 pond:4 poolkit:7]
 }
 
 func ExamplePool_Group() {
 	p, _ := pool.New(3)
-	defer p.Release()
+	defer p.Close()
 	g, _ := p.Group(context.Background())
 	var done atomic.Int32
 	for i := range 5 {
@@ -93,7 +95,7 @@ func ExamplePool_Group() {
 
 func ExampleSubmitResult() {
 	p, _ := pool.New(2)
-	defer p.Release()
+	defer p.Close()
 	ctx := context.Background()
 	f, err := pool.SubmitResult(ctx, p, func() (string, error) { return "computed", nil })
 	if err != nil {
@@ -104,47 +106,83 @@ func ExampleSubmitResult() {
 	// Output: computed <nil>
 }
 
-func ExamplePool_ReleaseNow() {
+func ExamplePool_ShutdownNow() {
+	ctx := context.Background()
 	p, _ := pool.New(1)
 	gate := make(chan struct{})
 	started := make(chan struct{})
-	_ = p.Submit(func() { close(started); <-gate })
+	_ = p.Submit(ctx, func() { close(started); <-gate })
 	<-started
 	for range 3 {
-		_ = p.Submit(func() {})
+		_ = p.Submit(ctx, func() {})
 	}
-	back := p.ReleaseNow() // the three queued tasks come back, not run
+	back := p.ShutdownNow() // the three queued tasks come back, not run
 	close(gate)
-	_ = p.ReleaseContext(context.Background())
+	_ = p.Shutdown(ctx) // waits for the running one
 	fmt.Println(len(back), p.Stats().Completed)
 	// Output: 3 1
 }
 
-func ExamplePool_Timings() {
+func ExamplePool_Shutdown() {
+	p, _ := pool.New(2)
+	release := make(chan struct{})
+	_ = p.Submit(context.Background(), func() { <-release })
+	// The task outlives the deadline: Shutdown returns the context's error,
+	// and the pool, closed, finishes when the task returns.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	fmt.Println(p.Shutdown(ctx))
+	fmt.Println(p.Submit(context.Background(), func() {}))
+	close(release)
+	fmt.Println(p.Shutdown(context.Background()))
+	// Output:
+	// context deadline exceeded
+	// pool: closed
+	// <nil>
+}
+
+func ExamplePool_Stats() {
+	ctx := context.Background()
 	p, _ := pool.New(2, pool.WithTimings())
 	for range 10 {
-		if err := p.Submit(func() { time.Sleep(time.Millisecond) }); err != nil {
+		if err := p.Submit(ctx, func() { time.Sleep(time.Millisecond) }); err != nil {
 			panic(err)
 		}
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := p.Shutdown(ctx); err != nil {
 		panic(err)
 	}
-	t := p.Timings()
+	s := p.Stats()
+	fmt.Println(s.Submitted, s.Completed, s.Closed)
 	// Every task is counted once in each histogram; each slept a
 	// millisecond, so even the shortest service is at least that.
-	fmt.Println(t.Wait.Count, t.Service.Count)
-	fmt.Println(t.Service.Quantile(0) >= time.Millisecond, t.Service.Mean() >= time.Millisecond)
-
-	// SetTimings(false) stops the recording and keeps what was recorded;
-	// Sub gives what happened between two snapshots.
-	p.Reboot()
-	p.SetTimings(false)
-	_ = p.Submit(func() {})
-	_ = p.ReleaseTimeout(time.Minute)
-	fmt.Println(p.Timings().Service.Sub(t.Service).Count)
+	fmt.Println(s.Wait.Count, s.Service.Count)
+	fmt.Println(s.Service.Quantile(0) >= time.Millisecond, s.Service.Mean() >= time.Millisecond)
 	// Output:
+	// 10 10 true
 	// 10 10
 	// true true
-	// 0
+}
+
+func ExamplePool_WaitRoom() {
+	ctx := context.Background()
+	p, _ := pool.New(4)
+	defer p.Close()
+	// A feeder takes from its source only what the pool can start at once.
+	source := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	var sum atomic.Int64
+	for len(source) > 0 {
+		n, err := p.WaitRoom(ctx)
+		if err != nil {
+			panic(err)
+		}
+		n = min(n, len(source))
+		for _, v := range source[:n] {
+			_ = p.Submit(ctx, func() { sum.Add(int64(v)) })
+		}
+		source = source[n:]
+	}
+	_ = p.Shutdown(ctx)
+	fmt.Println(sum.Load())
+	// Output: 55
 }

@@ -3,8 +3,19 @@ package pool
 // WorkersStarted returns how many worker goroutines p has started: what
 // TestNoGoroutinePerTaskBelowCapacity counts, without the goroutines the
 // runtime starts for timers.
-func WorkersStarted[T any](p *FuncPool[T]) uint64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.mu.started
-}
+func WorkersStarted[T any](p *FuncPool[T]) uint64 { return p.e.WorkersStarted() }
+
+// Reopen reopens a closed pool once its previous life has ended: the
+// engine's Reopen, which package ants offers as Reboot; the engine's
+// tests of it run here, on a Pool.
+func Reopen(p *Pool) { p.e.Reopen() }
+
+// SetTimings switches p's timings on or off at run time, as the exporters
+// and the autoscaler do through the engine.
+func SetTimings(p *Pool, on bool) { p.e.SetTimings(on) }
+
+// SetFuncTimings is SetTimings for a FuncPool.
+func SetFuncTimings[T any](p *FuncPool[T], on bool) { p.e.SetTimings(on) }
+
+// CloseDone closes p and returns the channel closed when its life ends.
+func CloseDone(p *Pool) <-chan struct{} { return p.e.Close() }

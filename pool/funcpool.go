@@ -1,18 +1,21 @@
 package pool
 
-import "context"
+import (
+	"context"
+
+	"github.com/poolkit/poolkit/internal/engine"
+)
 
 // FuncPool runs one function, fixed at construction, on each argument it is
-// given, on a bounded, resizable set of workers; it is ants' generic
-// PoolWithFunc. Invoke neither allocates nor boxes the argument: arguments
-// wait in the queue as values of T. Every value of T is a valid argument,
-// nil and zero values included.
+// given, on a bounded, resizable set of workers. Invoke neither allocates
+// nor boxes the argument: arguments wait in the queue as values of T.
+// Every value of T is a valid argument, nil and zero values included.
 //
-// Create one with NewFunc; the zero value is not usable. A FuncPool must
-// not be copied after first use. Its management methods, capacity,
-// lifecycle, panics and errors are those of Pool.
+// Create one with NewFunc. A FuncPool must not be copied after first use.
+// Its capacity, lifecycle, panics and errors are those of Pool, method for
+// method.
 type FuncPool[T any] struct {
-	engine[T]
+	e engine.Engine[T]
 }
 
 // NewFunc returns a pool that calls fn with each invoked argument, at most
@@ -28,32 +31,35 @@ func NewFunc[T any](size int, fn func(T), opts ...Option) (*FuncPool[T], error) 
 		return nil, err
 	}
 	p := new(FuncPool[T])
-	p.init(size, fn, cfg)
+	p.e.Init(size, fn, cfg)
 	return p, nil
 }
 
 // Invoke hands arg to the pool; fn(arg) will run once. Its outcomes are
 // those of Pool.Submit.
-func (p *FuncPool[T]) Invoke(arg T) error { return p.submit(context.Background(), arg) }
+func (p *FuncPool[T]) Invoke(ctx context.Context, arg T) error { return submit(&p.e, ctx, arg) }
 
-// InvokeContext is Invoke bounded by ctx, as Pool.SubmitContext is.
-func (p *FuncPool[T]) InvokeContext(ctx context.Context, arg T) error {
-	if ctx == nil {
-		return ErrNilContext
-	}
-	if err := ctx.Err(); err != nil {
-		return p.rejected.count(err)
-	}
-	return p.submit(ctx, arg)
-}
+// Resize is Pool.Resize.
+func (p *FuncPool[T]) Resize(n int) error { return p.e.Resize(n) }
 
-// ReleaseNow closes the pool as Release does, but instead of running the
-// accepted tasks that have not started, it removes them and returns their
-// arguments, oldest first, to the caller, who now owns them. Tasks already running
-// finish. After ReleaseNow returns, no task starts in this pool (until a
-// Reboot); every accepted task has either started or been returned.
-// It may follow Release, to abandon the remaining queue.
-func (p *FuncPool[T]) ReleaseNow() []T {
-	_, units := p.close(true)
+// Cap is Pool.Cap.
+func (p *FuncPool[T]) Cap() int { return p.e.Cap() }
+
+// Stats is Pool.Stats.
+func (p *FuncPool[T]) Stats() Stats { return stats(&p.e) }
+
+// WaitRoom is Pool.WaitRoom.
+func (p *FuncPool[T]) WaitRoom(ctx context.Context) (int, error) { return waitRoom(&p.e, ctx) }
+
+// Close is Pool.Close.
+func (p *FuncPool[T]) Close() { p.e.Close() }
+
+// Shutdown is Pool.Shutdown.
+func (p *FuncPool[T]) Shutdown(ctx context.Context) error { return shutdown(&p.e, ctx) }
+
+// ShutdownNow is Pool.ShutdownNow: it returns the arguments of the
+// accepted tasks that have not started, oldest first.
+func (p *FuncPool[T]) ShutdownNow() []T {
+	_, units := p.e.CloseNow()
 	return units
 }

@@ -25,10 +25,10 @@ func TestInvokeZeroValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer p.Release()
+		defer p.Close()
 		one := 1
 		for _, v := range []*int{nil, &one, nil} {
-			if err := p.Invoke(v); err != nil {
+			if err := p.Invoke(bg, v); err != nil {
 				t.Fatalf("Invoke(%v) = %v", v, err)
 			}
 		}
@@ -50,14 +50,14 @@ func TestInvokeZeroValues(t *testing.T) {
 func TestInvokeAllocs(t *testing.T) {
 	for _, timed := range []bool{false, true} {
 		var wg sync.WaitGroup
-		p, err := pool.NewFunc(4, func(int) { wg.Done() }, pool.WithPreAlloc(true), pool.WithDisablePurge(true))
+		p, err := pool.NewFunc(4, func(int) { wg.Done() }, pool.WithMinWorkers(4), pool.WithIdleTimeout(0))
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.SetTimings(timed)
+		pool.SetFuncTimings(p, timed)
 		allocs := testing.AllocsPerRun(1000, func() {
 			wg.Add(1)
-			if err := p.Invoke(7); err != nil {
+			if err := p.Invoke(bg, 7); err != nil {
 				t.Fatal(err)
 			}
 			wg.Wait()
@@ -65,10 +65,10 @@ func TestInvokeAllocs(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("timings %v: Invoke allocates %.2f times per call, want 0", timed, allocs)
 		}
-		if n := p.Timings().Service.Count; timed && n < 1000 {
+		if n := p.Stats().Service.Count; timed && n < 1000 {
 			t.Errorf("Service.Count = %d with timings on, want at least 1000", n)
 		}
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
+		if err := shutdownWithin(p, time.Minute); err != nil {
 			t.Error(err)
 		}
 	}

@@ -2,7 +2,6 @@ package pool
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 )
@@ -24,11 +23,7 @@ type PanicError struct {
 
 func (e *PanicError) Error() string { return fmt.Sprintf("pool: task panicked: %v", e.Value) }
 
-// ErrGoexit is reported by a Future or a Group for a task that called
-// runtime.Goexit instead of returning.
-var ErrGoexit = errors.New("pool: task called runtime.Goexit")
-
-// SubmitResult submits fn to p, as SubmitContext does, and returns a Future
+// SubmitResult submits fn to p, as Submit does, and returns a Future
 // for its result. When the submission fails, the error is returned, fn
 // never runs and the Future is nil.
 func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*Future[T], error) {
@@ -39,7 +34,7 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 		return nil, errNilPool
 	}
 	f := &Future[T]{p: p, done: make(chan struct{})}
-	err := p.SubmitContext(ctx, func() {
+	err := p.Submit(ctx, func() {
 		guarded(func() (err error) {
 			f.val, err = fn()
 			return err
@@ -58,8 +53,8 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 func (f *Future[T]) Done() <-chan struct{} { return f.done }
 
 // Wait blocks until the task has finished or ctx is done, and returns the
-// task's result, or the zero value and ctx.Err(). A task that ReleaseNow
-// handed back finishes when the function ReleaseNow gave for it runs. A task that panicked
+// task's result, or the zero value and ctx.Err(). A task that ShutdownNow
+// handed back finishes when the function ShutdownNow gave for it runs. A task that panicked
 // yields a *PanicError. The task's return synchronizes before Wait returns
 // its result. A nil ctx is an error (ErrNilContext).
 //
@@ -77,9 +72,7 @@ func (f *Future[T]) Wait(ctx context.Context) (T, error) {
 		return f.val, f.err
 	default:
 	}
-	if w := f.p.callerWorker(); w != nil {
-		f.p.helpWait(w, f.done, ctx.Done())
-	}
+	f.p.e.HelpCaller(f.done, ctx.Done())
 	select {
 	case <-f.done:
 		return f.val, f.err

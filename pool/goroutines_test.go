@@ -34,11 +34,11 @@ func TestNoGoroutinePerTaskBelowCapacity(t *testing.T) {
 					runtime.Gosched() // a task a little longer than a wake-up
 				}
 				wg.Done()
-			}, append(c.opts, pool.WithExpiryDuration(time.Hour))...)
+			}, append(c.opts, pool.WithIdleTimeout(time.Hour))...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer p.Release()
+			defer p.Close()
 			submitters := runtime.GOMAXPROCS(0)
 			before := pool.WorkersStarted(p)
 			var subs sync.WaitGroup
@@ -46,7 +46,7 @@ func TestNoGoroutinePerTaskBelowCapacity(t *testing.T) {
 				subs.Go(func() {
 					for i := range tasks / submitters {
 						wg.Add(1)
-						if err := p.Invoke(i); err != nil {
+						if err := p.Invoke(bg, i); err != nil {
 							t.Error(err)
 							wg.Done()
 							return

@@ -62,7 +62,7 @@ func (g *Group) Go(task func() error) {
 	}
 	g.wg.Add(1)
 	g.pending.Add(1)
-	err := g.p.SubmitContext(g.ctx, func() {
+	err := g.p.Submit(g.ctx, func() {
 		guarded(task, func(err error) {
 			if err != nil {
 				g.fail(err)
@@ -80,7 +80,7 @@ func (g *Group) Go(task func() error) {
 
 // Wait blocks until every task whose Go call submitted it has returned,
 // then returns the first error of the group, or nil. A task that
-// ReleaseNow handed back has not returned: the function ReleaseNow gave
+// ShutdownNow handed back has not returned: the function ShutdownNow gave
 // for it runs it, and Wait waits until then.
 //
 // Called from inside a task of the group's pool, it does not wait for
@@ -89,10 +89,10 @@ func (g *Group) Go(task func() error) {
 // unfinished tasks, and waits only while nothing is left to run.
 func (g *Group) Wait() error {
 	if g.p != nil && g.pending.Load() > 0 {
-		if w := g.p.callerWorker(); w != nil {
+		if g.p.e.Inside() {
 			done := make(chan struct{})
 			go func() { g.wg.Wait(); close(done) }()
-			g.p.helpWait(w, done, nil)
+			g.p.e.HelpCaller(done, nil)
 		}
 	}
 	g.wg.Wait()

@@ -69,10 +69,10 @@ func TestGroupPanicAndGoexit(t *testing.T) {
 // ErrPoolClosed.
 func TestGroupClosedPool(t *testing.T) {
 	p := mustNew(t, 1)
-	p.Release()
+	p.Close()
 	g, _ := p.Group(context.Background())
 	g.Go(func() error { return nil })
-	if err := g.Wait(); !errors.Is(err, pool.ErrPoolClosed) {
+	if err := g.Wait(); !errors.Is(err, pool.ErrClosed) {
 		t.Errorf("Wait = %v, want ErrPoolClosed", err)
 	}
 }

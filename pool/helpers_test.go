@@ -1,6 +1,7 @@
 package pool_test
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,7 @@ func mustNew(t testing.TB, size int, opts ...pool.Option) *pool.Pool {
 		t.Fatalf("New(%d) = %v", size, err)
 	}
 	t.Cleanup(func() {
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
+		if err := shutdownWithin(p, time.Minute); err != nil {
 			t.Errorf("cleanup: ReleaseTimeout = %v", err)
 		}
 	})
@@ -74,25 +75,44 @@ func (tr *tracker) total() int {
 }
 
 // checkGauges compares the pool's gauges with what the test expects.
-func checkGauges(t testing.TB, p interface {
-	Cap() int
-	Running() int
-	Waiting() int
-	Free() int
-}, capacity, running, waiting int) {
+func checkGauges(t testing.TB, p gauged, capacity, running, waiting int) {
 	t.Helper()
 	if got := p.Cap(); got != capacity {
 		t.Errorf("Cap() = %d, want %d", got, capacity)
 	}
-	if got := p.Running(); got != running {
+	if got := p.Stats().Running; got != running {
 		t.Errorf("Running() = %d, want %d", got, running)
 	}
-	if got := p.Waiting(); got != waiting {
+	if got := p.Stats().Waiting; got != waiting {
 		t.Errorf("Waiting() = %d, want %d", got, waiting)
 	}
-	if got, want := p.Free(), max(0, capacity-running); got != want {
+	if got, want := free(p), max(0, capacity-running); got != want {
 		t.Errorf("Free() = %d, want %d", got, want)
 	}
 }
 
 func runtimeGoexit() { runtime.Goexit() }
+
+// bg is the context of calls that have no deadline of their own.
+var bg = context.Background()
+
+// defaultQueueSize is the queue a pool has without WithQueueSize.
+const defaultQueueSize = 1024
+
+// shutdownWithin is Shutdown bounded by d.
+func shutdownWithin(p interface{ Shutdown(context.Context) error }, d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return p.Shutdown(ctx)
+}
+
+// gauged is what Pool and FuncPool report.
+type gauged interface {
+	Cap() int
+	Stats() pool.Stats
+}
+
+// free is Cap less the tasks running, as ants' Free is.
+func free(p gauged) int {
+	return max(0, p.Cap()-p.Stats().Running)
+}

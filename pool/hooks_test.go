@@ -116,32 +116,32 @@ func TestBreakSpinnerGivesUp(t *testing.T) {
 	mustFinish(t, p, ran, "the task never started")
 }
 
-// TestBreakReleaseTimeoutReboot: a Reboot runs after a bounded close has
+// TestBreakShutdownReopen: a Reboot runs after a bounded close has
 // closed the pool and before it waits. The close waits for the life it
 // closed, which had no task (rule C3): nil, not ErrTimeout.
-func TestBreakReleaseTimeoutReboot(t *testing.T) {
+func TestBreakShutdownReopen(t *testing.T) {
 	breakpoints(t)
 	p := mustNew(t, 2)
-	t.Cleanup(pool.BreakOnce("close-wait", p.Reboot))
-	if err := p.ReleaseTimeout(time.Second); err != nil {
+	t.Cleanup(pool.BreakOnce("close-wait", func() { pool.Reopen(p) }))
+	if err := shutdownWithin(p, time.Second); err != nil {
 		t.Errorf("ReleaseTimeout with a Reboot before its wait = %v, want nil", err)
 	}
-	if p.IsClosed() {
+	if p.Stats().Closed {
 		t.Error("IsClosed() = true after the Reboot")
 	}
 }
 
-// TestBreakReleaseNowReboot: a Reboot tries to run while an abandoning
+// TestBreakShutdownNowReopen: a Reboot tries to run while an abandoning
 // close takes the queued tasks. It must wait for the close (rule C1), or
 // it reopens the queue under the closer's feet.
-func TestBreakReleaseNowReboot(t *testing.T) {
+func TestBreakShutdownNowReopen(t *testing.T) {
 	breakpoints(t)
 	p := mustNew(t, 2)
 	rebooted := make(chan struct{})
 	t.Cleanup(pool.BreakOnce("close-drain", func() {
 		go func() {
 			defer close(rebooted)
-			p.Reboot()
+			pool.Reopen(p)
 		}()
 		for range 1000 {
 			select {
@@ -152,7 +152,7 @@ func TestBreakReleaseNowReboot(t *testing.T) {
 			}
 		}
 	}))
-	if !within(func() { p.ReleaseNow() }) {
+	if !within(func() { p.ShutdownNow() }) {
 		t.Fatal("ReleaseNow with a Reboot during its drain did not return")
 	}
 	<-rebooted
@@ -195,7 +195,7 @@ func TestWindowSeeds(t *testing.T) {
 			defer stop()
 			for _, f := range []func(*testing.T){
 				TestShrinkBetweenTasks, TestNoTaskWaitsBesideAFreeSlot,
-				TestReleaseNowRacingReboot, TestReleaseTimeoutRacingReboot,
+				TestShutdownNowRacingReopen, TestShutdownRacingReopen,
 			} {
 				f(t)
 			}
@@ -216,7 +216,7 @@ func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
 			breakpoints(t)
 			// No purger: an armed one would keep the life from ending
 			// early and hide a close that lets it.
-			p := mustNew(t, 1, pool.WithDisablePurge(true))
+			p := mustNew(t, 1, pool.WithIdleTimeout(0))
 			releaseA := make(chan struct{})
 			mustSubmit(t, p, func() { <-releaseA })
 			t.Cleanup(pool.BreakOnce("submit-queue", func() {
@@ -228,16 +228,16 @@ func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
 			var returned []func()
 			t.Cleanup(pool.BreakOnce("queue-pushed", func() {
 				if abandon {
-					returned = p.ReleaseNow()
+					returned = p.ShutdownNow()
 				} else {
-					p.Release()
+					p.Close()
 				}
 			}))
 			var ran atomic.Bool
-			if err := p.Submit(func() { ran.Store(true) }); err != nil {
+			if err := p.Submit(bg, func() { ran.Store(true) }); err != nil {
 				t.Fatalf("Submit = %v", err)
 			}
-			if err := p.ReleaseTimeout(failBound); err != nil {
+			if err := shutdownWithin(p, failBound); err != nil {
 				t.Fatalf("ReleaseTimeout = %v", err)
 			}
 			switch {
@@ -308,9 +308,9 @@ func TestBreakShrinkBeforeWaiterTake(t *testing.T) {
 	cStartedBesideA := make(chan bool, 1)
 	accepted := make(chan error, 1)
 	go func() {
-		accepted <- p.Submit(func() { cStartedBesideA <- aRunning.Load() })
+		accepted <- p.Submit(bg, func() { cStartedBesideA <- aRunning.Load() })
 	}()
-	for p.Waiting() != 1 {
+	for p.Stats().Waiting != 1 {
 		runtime.Gosched()
 	}
 	paused, resume := pauseAt(t, "waiter-take")
@@ -322,7 +322,7 @@ func TestBreakShrinkBeforeWaiterTake(t *testing.T) {
 	}
 	resume()
 	// Either the worker gives its slot back, or C starts (beside A).
-	for p.Running() != 1 && len(cStartedBesideA) == 0 {
+	for p.Stats().Running != 1 && len(cStartedBesideA) == 0 {
 		runtime.Gosched()
 	}
 	close(releaseA)
@@ -352,8 +352,8 @@ func TestBreakWaiterAfterTheLastLook(t *testing.T) {
 	<-paused
 	accepted := make(chan error, 1)
 	ran := make(chan struct{})
-	go func() { accepted <- p.Submit(func() { close(ran) }) }()
-	for p.Waiting() != 1 && len(accepted) == 0 {
+	go func() { accepted <- p.Submit(bg, func() { close(ran) }) }()
+	for p.Stats().Waiting != 1 && len(accepted) == 0 {
 		runtime.Gosched()
 	}
 	resume()
@@ -381,8 +381,8 @@ func TestBreakGiveBackIsOneStep(t *testing.T) {
 	<-paused
 	workers := make(chan int, 1)
 	accepted := make(chan error, 1)
-	go func() { accepted <- p.Submit(func() { workers <- p.Stats().Workers }) }()
-	for p.Waiting() != 1 && len(workers) == 0 {
+	go func() { accepted <- p.Submit(bg, func() { workers <- p.Stats().Workers }) }()
+	for p.Stats().Waiting != 1 && len(workers) == 0 {
 		runtime.Gosched()
 	}
 	resume()
@@ -410,7 +410,7 @@ func TestBreakLifeWaitsForParkingWorker(t *testing.T) {
 	releaseA, releaseB := make(chan struct{}), make(chan struct{})
 	mustSubmit(t, p, func() { <-releaseA })
 	mustSubmit(t, p, func() { <-releaseB })
-	for p.Running() != 2 {
+	for p.Stats().Running != 2 {
 		runtime.Gosched()
 	}
 	if err := p.Resize(1); err != nil {
@@ -420,9 +420,9 @@ func TestBreakLifeWaitsForParkingWorker(t *testing.T) {
 	defer resume()
 	close(releaseB)
 	<-paused
-	done := p.ReleaseDone()
+	done := pool.CloseDone(p)
 	close(releaseA)
-	for p.Running() != 0 || p.Stats().Workers != 1 {
+	for p.Stats().Running != 0 || p.Stats().Workers != 1 {
 		runtime.Gosched()
 	}
 	select {
@@ -473,5 +473,41 @@ func TestBreakHelpAfterShrink(t *testing.T) {
 		}
 	}) {
 		t.Fatal("X never ran after A returned")
+	}
+}
+
+// TestBreakWaitRoomCountsTheSearcher: API-37. A worker that finished its
+// task and searches for the next holds its slot; B is queued while it
+// searches, and WaitRoom asks for room the moment the searcher has taken
+// B and not yet counted itself as running: B is then neither waiting nor
+// running, and a room read from Running and Waiting would report the one
+// slot of the pool free. WaitRoom counts the slot held: no room.
+func TestBreakWaitRoomCountsTheSearcher(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1)
+	paused, resume := pauseAt(t, "spin-start")
+	defer resume()
+	mustSubmit(t, p, func() {}) // A: its worker then searches
+	<-paused
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	type room struct {
+		n   int
+		err error
+	}
+	seen := make(chan room, 1)
+	t.Cleanup(pool.BreakOnce("taken", func() {
+		n, err := p.WaitRoom(done)
+		seen <- room{n, err}
+	}))
+	mustSubmit(t, p, func() {}) // B: queued for the searcher
+	resume()
+	select {
+	case r := <-seen:
+		if r.n != 0 || r.err != context.Canceled {
+			t.Errorf("WaitRoom as the searcher took B = %d, %v; want 0, context.Canceled: the pool's one slot is held", r.n, r.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the searcher never took B")
 	}
 }

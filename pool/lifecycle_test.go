@@ -22,12 +22,12 @@ func TestSubmitBlocksWhenSaturated(t *testing.T) {
 		tr := newTracker()
 		gate := make(chan struct{})
 		for i := range 2 {
-			if err := p.Submit(tr.task(i, gate)); err != nil {
+			if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		res := make(chan error, 1)
-		go func() { res <- p.Submit(tr.task(2, nil)) }()
+		go func() { res <- p.Submit(bg, tr.task(2, nil)) }()
 		synctest.Wait()
 		select {
 		case err := <-res:
@@ -46,20 +46,20 @@ func TestSubmitBlocksWhenSaturated(t *testing.T) {
 	})
 }
 
-// TestNonblockingOverload: a non-blocking saturated pool returns
+// TestMaxWaitingZeroOverload: a non-blocking saturated pool returns
 // ErrPoolOverload at once, and the task never runs.
-func TestNonblockingOverload(t *testing.T) {
+func TestMaxWaitingZeroOverload(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithNonblocking(true))
+		p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithMaxWaiting(0))
 		tr := newTracker()
 		gate := make(chan struct{})
 		for i := range 2 {
-			if err := p.Submit(tr.task(i, gate)); err != nil {
+			if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for i := 2; i < 5; i++ {
-			if err := p.Submit(tr.task(i, nil)); !errors.Is(err, pool.ErrPoolOverload) {
+			if err := p.Submit(bg, tr.task(i, nil)); !errors.Is(err, pool.ErrOverload) {
 				t.Errorf("Submit on saturated non-blocking pool = %v, want ErrPoolOverload", err)
 			}
 		}
@@ -74,21 +74,21 @@ func TestNonblockingOverload(t *testing.T) {
 	})
 }
 
-// TestMaxBlockingTasks: past WithMaxBlockingTasks blocked callers, Submit
+// TestMaxWaiting: past WithMaxBlockingTasks blocked callers, Submit
 // returns ErrPoolOverload instead of blocking.
-func TestMaxBlockingTasks(t *testing.T) {
+func TestMaxWaiting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithMaxBlockingTasks(2))
+		p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithMaxWaiting(2))
 		gate := make(chan struct{})
-		if err := p.Submit(func() { <-gate }); err != nil {
+		if err := p.Submit(bg, func() { <-gate }); err != nil {
 			t.Fatal(err)
 		}
 		res := make(chan error, 2)
 		for range 2 {
-			go func() { res <- p.Submit(func() {}) }()
+			go func() { res <- p.Submit(bg, func() {}) }()
 		}
 		synctest.Wait()
-		if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolOverload) {
+		if err := p.Submit(bg, func() {}); !errors.Is(err, pool.ErrOverload) {
 			t.Errorf("Submit past the blocking limit = %v, want ErrPoolOverload", err)
 		}
 		close(gate)
@@ -108,13 +108,13 @@ func TestSubmitContextCancel(t *testing.T) {
 		p := mustNew(t, 1, pool.WithQueueSize(0))
 		tr := newTracker()
 		gate := make(chan struct{})
-		if err := p.Submit(tr.task(0, gate)); err != nil {
+		if err := p.Submit(bg, tr.task(0, gate)); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		start := time.Now()
-		err := p.SubmitContext(ctx, tr.task(1, nil))
+		err := p.Submit(ctx, tr.task(1, nil))
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("SubmitContext = %v, want context.DeadlineExceeded", err)
 		}
@@ -125,7 +125,7 @@ func TestSubmitContextCancel(t *testing.T) {
 		synctest.Wait()
 		done, cancel2 := context.WithCancel(context.Background())
 		cancel2()
-		if err := p.SubmitContext(done, tr.task(2, nil)); !errors.Is(err, context.Canceled) {
+		if err := p.Submit(done, tr.task(2, nil)); !errors.Is(err, context.Canceled) {
 			t.Errorf("SubmitContext(done ctx) = %v, want context.Canceled", err)
 		}
 		synctest.Wait()
@@ -136,31 +136,31 @@ func TestSubmitContextCancel(t *testing.T) {
 	})
 }
 
-// TestReleaseWakesBlockedSubmitters: Release wakes blocked submitters with
+// TestCloseWakesWaitingSubmitters: Release wakes blocked submitters with
 // ErrPoolClosed; their tasks never run, accepted tasks still do.
-func TestReleaseWakesBlockedSubmitters(t *testing.T) {
+func TestCloseWakesWaitingSubmitters(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1, pool.WithQueueSize(1))
 		tr := newTracker()
 		gate := make(chan struct{})
 		for i := range 2 {
-			if err := p.Submit(tr.task(i, gate)); err != nil {
+			if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		res := make(chan error, 3)
 		for i := range 3 {
-			go func() { res <- p.Submit(tr.task(10+i, nil)) }()
+			go func() { res <- p.Submit(bg, tr.task(10+i, nil)) }()
 		}
 		synctest.Wait()
-		p.Release()
+		p.Close()
 		for range 3 {
-			if err := <-res; !errors.Is(err, pool.ErrPoolClosed) {
+			if err := <-res; !errors.Is(err, pool.ErrClosed) {
 				t.Errorf("blocked Submit after Release = %v, want ErrPoolClosed", err)
 			}
 		}
 		close(gate)
-		if err := p.ReleaseTimeout(time.Second); err != nil {
+		if err := shutdownWithin(p, time.Second); err != nil {
 			t.Fatal(err)
 		}
 		if tr.total() != 2 || tr.ran(0) != 1 || tr.ran(1) != 1 {
@@ -169,26 +169,26 @@ func TestReleaseWakesBlockedSubmitters(t *testing.T) {
 	})
 }
 
-// TestReleaseRunsQueued: accepted tasks that were queued at Release still
+// TestCloseRunsQueued: accepted tasks that were queued at Release still
 // run, and ReleaseTimeout after Release waits for them ("release now, wait
 // later").
-func TestReleaseRunsQueued(t *testing.T) {
+func TestCloseRunsQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2)
 		tr := newTracker()
 		gate := make(chan struct{})
 		for i := range 10 {
-			if err := p.Submit(tr.task(i, gate)); err != nil {
+			if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		synctest.Wait()
-		p.Release()
-		if err := p.ReleaseTimeout(time.Second); !errors.Is(err, pool.ErrTimeout) {
+		p.Close()
+		if err := shutdownWithin(p, time.Second); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("ReleaseTimeout with running tasks = %v, want ErrTimeout", err)
 		}
 		close(gate)
-		if err := p.ReleaseTimeout(time.Second); err != nil {
+		if err := shutdownWithin(p, time.Second); err != nil {
 			t.Errorf("ReleaseTimeout = %v, want nil", err)
 		}
 		if tr.total() != 10 || tr.peak.Load() > 2 {
@@ -200,17 +200,17 @@ func TestReleaseRunsQueued(t *testing.T) {
 	})
 }
 
-// TestReleaseTimeout: ReleaseTimeout returns ErrTimeout after exactly the
+// TestShutdownDeadline: ReleaseTimeout returns ErrTimeout after exactly the
 // timeout when a task is stuck, and nil once everything has finished.
-func TestReleaseTimeout(t *testing.T) {
+func TestShutdownDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1)
 		gate := make(chan struct{})
-		if err := p.Submit(func() { <-gate }); err != nil {
+		if err := p.Submit(bg, func() { <-gate }); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if err := p.ReleaseTimeout(3 * time.Second); !errors.Is(err, pool.ErrTimeout) {
+		if err := shutdownWithin(p, 3*time.Second); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("ReleaseTimeout = %v, want ErrTimeout", err)
 		}
 		if d := time.Since(start); d != 3*time.Second {
@@ -218,19 +218,19 @@ func TestReleaseTimeout(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		if err := p.ReleaseContext(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		if err := p.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("ReleaseContext = %v, want context.DeadlineExceeded", err)
 		}
 		close(gate)
-		if err := p.ReleaseContext(context.Background()); err != nil {
+		if err := p.Shutdown(context.Background()); err != nil {
 			t.Errorf("ReleaseContext after the task finished = %v", err)
 		}
 	})
 }
 
-// TestReleaseNow: the tasks that have not started are handed back, oldest
+// TestShutdownNow: the tasks that have not started are handed back, oldest
 // first; running ones finish; after ReleaseNow returns no task starts.
-func TestReleaseNow(t *testing.T) {
+func TestShutdownNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, err := pool.NewFunc(2, func(ch chan struct{}) {
 			if ch != nil {
@@ -243,18 +243,18 @@ func TestReleaseNow(t *testing.T) {
 		gate := make(chan struct{})
 		queued := make([]chan struct{}, 5)
 		for range 2 {
-			if err := p.Invoke(gate); err != nil {
+			if err := p.Invoke(bg, gate); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for i := range queued {
 			queued[i] = make(chan struct{})
-			if err := p.Invoke(queued[i]); err != nil {
+			if err := p.Invoke(bg, queued[i]); err != nil {
 				t.Fatal(err)
 			}
 		}
 		synctest.Wait()
-		back := p.ReleaseNow()
+		back := p.ShutdownNow()
 		if len(back) != len(queued) {
 			t.Fatalf("ReleaseNow returned %d tasks, want %d", len(back), len(queued))
 		}
@@ -264,7 +264,7 @@ func TestReleaseNow(t *testing.T) {
 			}
 		}
 		close(gate)
-		if err := p.ReleaseTimeout(time.Second); err != nil {
+		if err := shutdownWithin(p, time.Second); err != nil {
 			t.Fatal(err)
 		}
 		if s := p.Stats(); s.Completed != 2 || s.Returned != 5 || s.Submitted != 7 {
@@ -273,54 +273,54 @@ func TestReleaseNow(t *testing.T) {
 	})
 }
 
-// TestReleaseIdempotentAndFromTask: Release and ReleaseTimeout may be
+// TestCloseIdempotentAndFromTask: Release and ReleaseTimeout may be
 // called many times, from many goroutines and from inside a task, without
 // deadlock.
-func TestReleaseIdempotentAndFromTask(t *testing.T) {
+func TestCloseIdempotentAndFromTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2)
 		inTask := make(chan error, 1)
-		if err := p.Submit(func() {
-			p.Release()
-			p.Release()
-			inTask <- p.ReleaseTimeout(time.Second)
+		if err := p.Submit(bg, func() {
+			p.Close()
+			p.Close()
+			inTask <- shutdownWithin(p, time.Second)
 		}); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				p.Release()
-				_ = p.ReleaseTimeout(time.Minute)
+				p.Close()
+				_ = shutdownWithin(p, time.Minute)
 			})
 		}
 		if err := <-inTask; !errors.Is(err, pool.ErrInsideTask) {
 			t.Errorf("ReleaseTimeout from inside a task = %v, want ErrInsideTask", err)
 		}
 		wg.Wait()
-		if err := p.ReleaseTimeout(time.Second); err != nil {
+		if err := shutdownWithin(p, time.Second); err != nil {
 			t.Errorf("ReleaseTimeout = %v", err)
 		}
 	})
 }
 
-// TestReboot: a released pool reopens with its capacity, after its old
+// TestReopen: a released pool reopens with its capacity, after its old
 // workers have exited, and runs tasks again.
-func TestReboot(t *testing.T) {
+func TestReopen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 3)
-		p.Reboot() // open: no-op
+		pool.Reopen(p) // open: no-op
 		if err := p.Resize(2); err != nil {
 			t.Fatal(err)
 		}
-		p.Release()
-		p.Reboot()
-		if p.IsClosed() {
+		p.Close()
+		pool.Reopen(p)
+		if p.Stats().Closed {
 			t.Fatal("IsClosed() = true after Reboot")
 		}
 		tr := newTracker()
 		for i := range 5 {
-			if err := p.Submit(tr.task(i, nil)); err != nil {
+			if err := p.Submit(bg, tr.task(i, nil)); err != nil {
 				t.Fatalf("Submit after Reboot = %v", err)
 			}
 		}
@@ -339,9 +339,9 @@ func TestIdleExpiry(t *testing.T) {
 		opts []pool.Option
 		want int
 	}{
-		{"default", []pool.Option{pool.WithExpiryDuration(5 * time.Second)}, 0},
-		{"purge disabled", []pool.Option{pool.WithDisablePurge(true)}, 4},
-		{"min workers", []pool.Option{pool.WithExpiryDuration(5 * time.Second), pool.WithMinWorkers(1)}, 1},
+		{"default", []pool.Option{pool.WithIdleTimeout(5 * time.Second)}, 0},
+		{"purge disabled", []pool.Option{pool.WithIdleTimeout(0)}, 4},
+		{"min workers", []pool.Option{pool.WithIdleTimeout(5 * time.Second), pool.WithMinWorkers(1)}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -360,7 +360,7 @@ func TestIdleExpiry(t *testing.T) {
 				}
 				// The pool still works after its workers expired.
 				tr := newTracker()
-				if err := p.Submit(tr.task(0, nil)); err != nil {
+				if err := p.Submit(bg, tr.task(0, nil)); err != nil {
 					t.Fatal(err)
 				}
 				synctest.Wait()
@@ -372,10 +372,10 @@ func TestIdleExpiry(t *testing.T) {
 	}
 }
 
-// TestPreAllocStartsWorkers: WithPreAlloc starts Cap() workers at New.
-func TestPreAllocStartsWorkers(t *testing.T) {
+// TestMinWorkersStartWorkers: WithMinWorkers starts its workers at New.
+func TestMinWorkersStartWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 3, pool.WithPreAlloc(true))
+		p := mustNew(t, 3, pool.WithMinWorkers(3))
 		synctest.Wait()
 		if s := p.Stats(); s.Workers != 3 || s.Idle != 3 || s.Running != 0 {
 			t.Errorf("Stats = %+v, want 3 idle workers", s)
@@ -388,10 +388,10 @@ func TestPreAllocStartsWorkers(t *testing.T) {
 // timer when the worker first parked.
 func TestExpiryCountsFromTheLastPark(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 1, pool.WithExpiryDuration(time.Second))
+		p := mustNew(t, 1, pool.WithIdleTimeout(time.Second))
 		run := func() {
 			t.Helper()
-			if err := p.Submit(func() {}); err != nil {
+			if err := p.Submit(bg, func() {}); err != nil {
 				t.Fatal(err)
 			}
 			synctest.Wait()
@@ -412,21 +412,21 @@ func TestExpiryCountsFromTheLastPark(t *testing.T) {
 	})
 }
 
-// TestReleaseDone checks that ReleaseDone releases the pool and returns a
+// TestLifeDone checks that ReleaseDone releases the pool and returns a
 // channel that closes when the tasks of the closed life have finished, and
 // that a Reboot meanwhile is neither undone nor waited for.
-func TestReleaseDone(t *testing.T) {
+func TestLifeDone(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, err := pool.New(1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		hold := make(chan struct{})
-		if err := p.Submit(func() { <-hold }); err != nil {
+		if err := p.Submit(bg, func() { <-hold }); err != nil {
 			t.Fatal(err)
 		}
-		done := p.ReleaseDone()
-		if !p.IsClosed() {
+		done := pool.CloseDone(p)
+		if !p.Stats().Closed {
 			t.Fatal("ReleaseDone did not release the pool")
 		}
 		synctest.Wait()
@@ -436,34 +436,34 @@ func TestReleaseDone(t *testing.T) {
 		default:
 		}
 		rebooted := make(chan struct{})
-		go func() { p.Reboot(); close(rebooted) }()
+		go func() { pool.Reopen(p); close(rebooted) }()
 		close(hold)
 		<-done
 		<-rebooted
-		if p.IsClosed() {
+		if p.Stats().Closed {
 			t.Error("the pool is closed after the Reboot")
 		}
-		if err := p.Submit(func() {}); err != nil {
+		if err := p.Submit(bg, func() {}); err != nil {
 			t.Errorf("Submit after the Reboot: %v", err)
 		}
-		p.Release()
-		<-p.ReleaseDone() // a second call waits for the same, ended, life
+		p.Close()
+		<-pool.CloseDone(p) // a second call waits for the same, ended, life
 		var zero pool.Pool
-		<-zero.ReleaseDone()
+		<-pool.CloseDone(&zero)
 	})
 }
 
-// TestReleaseContextFromTask: ReleaseContext with a context that is
+// TestShutdownFromTask: ReleaseContext with a context that is
 // never done, called from inside one of the pool's own tasks, cannot wait
 // for that task: it releases the pool and returns ErrInsideTask at once,
 // and the pool finishes closing once the task returns. From inside a task
 // of another pool it waits, as any caller does, until the pool's tasks have
 // returned; a pool with nothing left to finish returns nil.
-func TestReleaseContextFromTask(t *testing.T) {
+func TestShutdownFromTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2)
 		got := make(chan error, 1)
-		mustSubmit(t, p, func() { got <- p.ReleaseContext(context.Background()) })
+		mustSubmit(t, p, func() { got <- p.Shutdown(context.Background()) })
 		synctest.Wait()
 		select {
 		case err := <-got:
@@ -473,27 +473,27 @@ func TestReleaseContextFromTask(t *testing.T) {
 		default:
 			t.Fatal("ReleaseContext from inside its own task blocks")
 		}
-		if !p.IsClosed() {
+		if !p.Stats().Closed {
 			t.Error("the pool is not released")
 		}
-		if err := p.ReleaseContext(context.Background()); err != nil {
+		if err := p.Shutdown(context.Background()); err != nil {
 			t.Errorf("ReleaseContext from outside once the task returned = %v", err)
 		}
 
 		other, q := mustNew(t, 1), mustNew(t, 1)
 		release := make(chan struct{})
 		mustSubmit(t, q, func() { <-release })
-		mustSubmit(t, other, func() { got <- q.ReleaseContext(context.Background()) })
+		mustSubmit(t, other, func() { got <- q.Shutdown(context.Background()) })
 		synctest.Wait()
-		if len(got) != 0 || !q.IsClosed() {
-			t.Errorf("ReleaseContext from another pool's task returned before q's task did (closed %v)", q.IsClosed())
+		if len(got) != 0 || !q.Stats().Closed {
+			t.Errorf("ReleaseContext from another pool's task returned before q's task did (closed %v)", q.Stats().Closed)
 		}
 		close(release)
 		synctest.Wait() // q's task returns, its worker exits: q's life ends
 		if err := <-got; err != nil {
 			t.Errorf("ReleaseContext from another pool's task, once q's task returned = %v, want nil", err)
 		}
-		mustSubmit(t, other, func() { got <- q.ReleaseContext(context.Background()) })
+		mustSubmit(t, other, func() { got <- q.Shutdown(context.Background()) })
 		synctest.Wait()
 		if err := <-got; err != nil {
 			t.Errorf("ReleaseContext from a task, on a pool with nothing left = %v, want nil", err)

@@ -51,7 +51,7 @@ var capModel = porcupine.Model{
 			case in.size < 1:
 				return errors.Is(out.err, pool.ErrInvalidSize), s
 			case s.closed:
-				return errors.Is(out.err, pool.ErrPoolClosed), s
+				return errors.Is(out.err, pool.ErrClosed), s
 			default:
 				if out.err != nil {
 					return false, s
@@ -105,7 +105,7 @@ func TestResizeLinearizable(t *testing.T) {
 					return
 				default:
 				}
-				_ = p.Submit(func() {})
+				_ = p.Submit(bg, func() {})
 			}
 		})
 		var clients sync.WaitGroup
@@ -115,7 +115,7 @@ func TestResizeLinearizable(t *testing.T) {
 				for i := range 60 {
 					switch {
 					case c == 0 && i == 50 && round%2 == 0:
-						record(c, capInput{op: "release"}, func() capOutput { p.Release(); return capOutput{} })
+						record(c, capInput{op: "release"}, func() capOutput { p.Close(); return capOutput{} })
 					case r.IntN(2) == 0:
 						n := r.IntN(8) - 1
 						record(c, capInput{op: "resize", size: n}, func() capOutput { return capOutput{err: p.Resize(n)} })
@@ -128,7 +128,7 @@ func TestResizeLinearizable(t *testing.T) {
 		clients.Wait()
 		close(stop)
 		wg.Wait()
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
+		if err := shutdownWithin(p, time.Minute); err != nil {
 			t.Fatal(err)
 		}
 		res := porcupine.CheckOperationsTimeout(capModel, history, 10*time.Second)

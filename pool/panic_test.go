@@ -25,7 +25,7 @@ func TestPanicKeepsCapacity(t *testing.T) {
 			handled.Add(1)
 		}))
 		for range 10 {
-			if err := p.Submit(func() { panic("boom") }); err != nil {
+			if err := p.Submit(bg, func() { panic("boom") }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -46,7 +46,7 @@ func TestGoexitKeepsCapacity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2)
 		for range 10 {
-			if err := p.Submit(runtime.Goexit); err != nil {
+			if err := p.Submit(bg, runtime.Goexit); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -64,13 +64,13 @@ func assertFullWidth(t *testing.T, p *pool.Pool, n int) {
 	tr := newTracker()
 	gate := make(chan struct{})
 	for i := range n {
-		if err := p.Submit(tr.task(i, gate)); err != nil {
+		if err := p.Submit(bg, tr.task(i, gate)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	synctest.Wait()
-	if tr.now.Load() != int64(n) || p.Running() != n {
-		t.Errorf("%d tasks running (Running() = %d), want %d", tr.now.Load(), p.Running(), n)
+	if tr.now.Load() != int64(n) || p.Stats().Running != n {
+		t.Errorf("%d tasks running (Running() = %d), want %d", tr.now.Load(), p.Stats().Running, n)
 	}
 	close(gate)
 	synctest.Wait()
@@ -80,19 +80,19 @@ func assertFullWidth(t *testing.T, p *pool.Pool, n int) {
 // no longer counted in Running when the panic handler runs (ants' order),
 // and that the worker counts again once it runs its next task.
 func TestRunningDropsBeforePanicHandler(t *testing.T) {
-	for _, queue := range []int{0, pool.DefaultQueueSize} {
+	for _, queue := range []int{0, defaultQueueSize} {
 		var p *pool.Pool
 		var inHandler, statsInHandler atomic.Int64
 		handled := make(chan struct{})
 		p, err := pool.New(1, pool.WithQueueSize(queue), pool.WithPanicHandler(func(any) {
-			inHandler.Store(int64(p.Running()))
+			inHandler.Store(int64(p.Stats().Running))
 			statsInHandler.Store(int64(p.Stats().Running))
 			close(handled)
 		}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Submit(func() { panic("boom") }); err != nil {
+		if err := p.Submit(bg, func() { panic("boom") }); err != nil {
 			t.Fatal(err)
 		}
 		<-handled
@@ -101,15 +101,15 @@ func TestRunningDropsBeforePanicHandler(t *testing.T) {
 		}
 		hold := make(chan struct{})
 		started := make(chan struct{})
-		if err := p.Submit(func() { close(started); <-hold }); err != nil {
+		if err := p.Submit(bg, func() { close(started); <-hold }); err != nil {
 			t.Fatal(err)
 		}
 		<-started
-		if n := p.Running(); n != 1 {
+		if n := p.Stats().Running; n != 1 {
 			t.Errorf("queue %d: Running() = %d with the next task running, want 1", queue, n)
 		}
 		close(hold)
-		if err := p.ReleaseTimeout(5 * time.Second); err != nil {
+		if err := shutdownWithin(p, 5*time.Second); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -41,11 +41,10 @@ func TestNewRejectsInvalidOptions(t *testing.T) {
 	}{
 		{"nil option", nil},
 		{"negative queue size", pool.WithQueueSize(-1)},
-		{"negative max blocking", pool.WithMaxBlockingTasks(-1)},
-		{"negative expiry", pool.WithExpiryDuration(-time.Second)},
+		{"negative max blocking", pool.WithMaxWaiting(-1)},
+		{"negative expiry", pool.WithIdleTimeout(-time.Second)},
 		{"negative min workers", pool.WithMinWorkers(-1)},
 		{"nil logger", pool.WithLogger(nil)},
-		{"nil slog logger", pool.WithSlog(nil)},
 		{"min workers above the size", pool.WithMinWorkers(2)},
 	}
 	for _, c := range cases {
@@ -62,31 +61,31 @@ func TestNewRejectsInvalidOptions(t *testing.T) {
 // zero values; none panics or hangs.
 func TestZeroValuePool(t *testing.T) {
 	var p pool.Pool
-	if err := p.Submit(func() {}); err == nil {
+	if err := p.Submit(bg, func() {}); err == nil {
 		t.Error("Submit on zero Pool = nil, want an error")
 	}
 	if err := p.Resize(2); err == nil {
 		t.Error("Resize on zero Pool = nil, want an error")
 	}
-	p.Tune(3)
-	p.Release()
-	if err := p.ReleaseTimeout(time.Second); err != nil {
+	_ = p.Resize(3)
+	p.Close()
+	if err := shutdownWithin(&p, time.Second); err != nil {
 		t.Errorf("ReleaseTimeout on zero Pool = %v, want nil", err)
 	}
-	p.Reboot()
-	if p.Cap() != 0 || p.Running() != 0 || p.Waiting() != 0 || p.IsClosed() || p.ReleaseNow() != nil {
+	pool.Reopen(&p)
+	if p.Cap() != 0 || p.Stats().Running != 0 || p.Stats().Waiting != 0 || p.Stats().Closed || p.ShutdownNow() != nil {
 		t.Error("zero Pool reports state")
 	}
-	p.SetTimings(true)
-	if p.Timings() != (pool.Timings{}) {
+	pool.SetTimings(&p, true)
+	if p.Stats() != (pool.Stats{}) {
 		t.Error("zero Pool reports timings")
 	}
 	var f pool.FuncPool[int]
-	if err := f.Invoke(1); err == nil {
+	if err := f.Invoke(bg, 1); err == nil {
 		t.Error("Invoke on zero FuncPool = nil, want an error")
 	}
-	f.SetTimings(true)
-	if f.Timings() != (pool.Timings{}) {
+	pool.SetFuncTimings(&f, true)
+	if f.Stats() != (pool.Stats{}) {
 		t.Error("zero FuncPool reports timings")
 	}
 }
@@ -94,14 +93,14 @@ func TestZeroValuePool(t *testing.T) {
 // TestSubmitNil: a nil task is rejected with ErrNilTask and changes nothing.
 func TestSubmitNil(t *testing.T) {
 	p := mustNew(t, 1)
-	if err := p.Submit(nil); !errors.Is(err, pool.ErrNilTask) {
+	if err := p.Submit(bg, nil); !errors.Is(err, pool.ErrNilTask) {
 		t.Errorf("Submit(nil) = %v, want ErrNilTask", err)
 	}
-	if err := p.SubmitContext(context.Background(), nil); !errors.Is(err, pool.ErrNilTask) {
+	if err := p.Submit(context.Background(), nil); !errors.Is(err, pool.ErrNilTask) {
 		t.Errorf("SubmitContext(nil task) = %v, want ErrNilTask", err)
 	}
 	//lint:ignore SA1012 a nil context is the input under test
-	if err := p.SubmitContext(nil, func() {}); err == nil { //nolint:staticcheck
+	if err := p.Submit(nil, func() {}); err == nil { //nolint:staticcheck
 		t.Error("SubmitContext(nil ctx) = nil, want an error")
 	}
 	if s := p.Stats(); s.Submitted != 0 || s.Rejected != 0 {
@@ -109,50 +108,35 @@ func TestSubmitNil(t *testing.T) {
 	}
 }
 
-// TestUseAfterRelease: every operation on a released pool returns
+// TestUseAfterClose: every operation on a released pool returns
 // ErrPoolClosed (or is a documented no-op), and the rejected task never
 // runs.
-func TestUseAfterRelease(t *testing.T) {
+func TestUseAfterClose(t *testing.T) {
 	p := mustNew(t, 2)
-	p.Release()
-	if !p.IsClosed() {
+	p.Close()
+	if !p.Stats().Closed {
 		t.Fatal("IsClosed() = false after Release")
 	}
 	var ran atomic.Bool
 	task := func() { ran.Store(true) }
-	if err := p.Submit(task); !errors.Is(err, pool.ErrPoolClosed) {
+	if err := p.Submit(bg, task); !errors.Is(err, pool.ErrClosed) {
 		t.Errorf("Submit after Release = %v, want ErrPoolClosed", err)
 	}
-	if err := p.SubmitContext(context.Background(), task); !errors.Is(err, pool.ErrPoolClosed) {
+	if err := p.Submit(context.Background(), task); !errors.Is(err, pool.ErrClosed) {
 		t.Errorf("SubmitContext after Release = %v, want ErrPoolClosed", err)
 	}
-	if err := p.Resize(5); !errors.Is(err, pool.ErrPoolClosed) || !errors.Is(err, resize.ErrClosed) {
+	if err := p.Resize(5); !errors.Is(err, pool.ErrClosed) || !errors.Is(err, resize.ErrClosed) {
 		t.Errorf("Resize after Release = %v, want ErrPoolClosed matching resize.ErrClosed", err)
 	}
-	p.Tune(7)
+	_ = p.Resize(7)
 	if p.Cap() != 2 {
 		t.Errorf("Cap() = %d after Resize/Tune on a closed pool, want 2", p.Cap())
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if ran.Load() {
 		t.Error("a rejected task ran")
-	}
-}
-
-// TestTune: Tune has ants' meaning: sizes below 1 are ignored.
-func TestTune(t *testing.T) {
-	p := mustNew(t, 3)
-	for _, n := range []int{0, -1} {
-		p.Tune(n)
-		if p.Cap() != 3 {
-			t.Errorf("Tune(%d): Cap() = %d, want 3 (ignored)", n, p.Cap())
-		}
-	}
-	p.Tune(5)
-	if p.Cap() != 5 {
-		t.Errorf("Tune(5): Cap() = %d, want 5", p.Cap())
 	}
 }
 
@@ -204,30 +188,17 @@ func TestResizeSatisfiesContract(t *testing.T) {
 // the configured logger, and counted.
 func TestLoggerOptions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var printed atomic.Int32
-		p := mustNew(t, 1, pool.WithLogger(printfFunc(func(string, ...any) { printed.Add(1) })))
-		if err := p.Submit(func() { panic("boom") }); err != nil {
-			t.Fatal(err)
-		}
-		synctest.Wait()
-		if printed.Load() != 1 || p.Stats().Panicked != 1 {
-			t.Errorf("logger called %d times, Panicked %d; want 1, 1", printed.Load(), p.Stats().Panicked)
-		}
 		var logged atomic.Int32
-		q := mustNew(t, 1, pool.WithSlog(slog.New(countHandler{&logged})))
-		if err := q.Submit(func() { panic("boom") }); err != nil {
+		q := mustNew(t, 1, pool.WithLogger(slog.New(countHandler{&logged})))
+		if err := q.Submit(bg, func() { panic("boom") }); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if logged.Load() != 1 {
-			t.Errorf("slog handler called %d times, want 1", logged.Load())
+		if logged.Load() != 1 || q.Stats().Panicked != 1 {
+			t.Errorf("slog handler called %d times, Panicked %d; want 1, 1", logged.Load(), q.Stats().Panicked)
 		}
 	})
 }
-
-type printfFunc func(string, ...any)
-
-func (f printfFunc) Printf(format string, args ...any) { f(format, args...) }
 
 type countHandler struct{ n *atomic.Int32 }
 

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -23,11 +22,11 @@ func quickStart(ctx context.Context, jobs []int, urls []string) error {
 	if err != nil {
 		return err
 	}
-	defer p.Release() // stops intake; accepted tasks still run (ReleaseTimeout waits for them)
+	defer p.Shutdown(ctx) // stops intake, waits for the accepted tasks as ctx allows
 
 	for _, job := range jobs {
-		if err := p.Submit(func() { handle(job) }); err != nil {
-			return err // ErrPoolClosed, or ErrPoolOverload on a non-blocking pool
+		if err := p.Submit(ctx, func() { handle(job) }); err != nil {
+			return err // ErrClosed; ErrOverload under WithMaxWaiting; ctx.Err()
 		}
 	}
 	if err := p.Resize(16); err != nil { // more capacity now; queued work starts at once
@@ -39,8 +38,8 @@ func quickStart(ctx context.Context, jobs []int, urls []string) error {
 	if err != nil {
 		return err
 	}
-	defer fp.Release()
-	if err := fp.Invoke(42); err != nil {
+	defer fp.Shutdown(ctx)
+	if err := fp.Invoke(ctx, 42); err != nil {
 		return err
 	}
 
@@ -75,11 +74,7 @@ func compute() (int, error)                     { return 42, nil }
 // Example_quickStart runs the README's quick start.
 func Example_quickStart() {
 	err := quickStart(context.Background(), []int{1, 2, 3}, []string{"a", "b"})
-	// Release does not wait for the tasks: fp's may not have run yet when
-	// quickStart returns (the interleaving hooks can hold its worker back).
-	for i := 0; handled.Load() < 4 && i < 10_000; i++ {
-		time.Sleep(time.Millisecond)
-	}
+	// The deferred Shutdowns waited for every task: all four have run.
 	fmt.Println(err, handled.Load())
 	// Output:
 	// result: 42

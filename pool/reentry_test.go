@@ -69,8 +69,8 @@ func TestSubmitFromTaskOnFullPool(t *testing.T) {
 			c.enter()
 			o.add("outer")
 			c.leave() // the outer task waits in Submit; what it helps runs in its slot
-			errs <- p.Submit(task("a"))
-			errs <- p.Submit(task("b"))
+			errs <- p.Submit(bg, task("a"))
+			errs <- p.Submit(bg, task("b"))
 			c.enter()
 			c.leave()
 		})
@@ -97,7 +97,7 @@ func TestSubmitFromTaskNoQueue(t *testing.T) {
 		p := mustNew(t, 1, pool.WithQueueSize(0))
 		ran := false
 		errc := make(chan error, 1)
-		mustSubmit(t, p, func() { errc <- p.Submit(func() { ran = true }) })
+		mustSubmit(t, p, func() { errc <- p.Submit(bg, func() { ran = true }) })
 		if err := <-errc; err != nil || !ran {
 			t.Errorf("Submit from the only task of a pool with no queue = %v, ran %v; want nil, true", err, ran)
 		}
@@ -118,8 +118,8 @@ func TestSubmitFromTaskCanceled(t *testing.T) {
 		cancel()
 		errc := make(chan error, 1)
 		mustSubmit(t, p, func() {
-			_ = p.Submit(func() {})
-			errc <- p.SubmitContext(ctx, func() { t.Error("a canceled submission ran") })
+			_ = p.Submit(bg, func() {})
+			errc <- p.Submit(ctx, func() { t.Error("a canceled submission ran") })
 		})
 		synctest.Wait()
 		if err := <-errc; !errors.Is(err, context.Canceled) {

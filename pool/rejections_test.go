@@ -20,26 +20,26 @@ func TestRejectionReasons(t *testing.T) { synctest.Test(t, testRejectionReasons)
 
 func testRejectionReasons(t *testing.T) {
 	block := make(chan struct{})
-	full, err := pool.New(1, pool.WithQueueSize(0), pool.WithNonblocking(true))
+	full, err := pool.New(1, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := full.Submit(func() { <-block }); err != nil {
+	if err := full.Submit(bg, func() { <-block }); err != nil {
 		t.Fatal(err)
 	}
-	if err := full.Submit(func() {}); !errors.Is(err, pool.ErrPoolOverload) {
+	if err := full.Submit(bg, func() {}); !errors.Is(err, pool.ErrOverload) {
 		t.Fatalf("Submit to a full nonblocking pool = %v, want ErrPoolOverload", err)
 	}
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := full.SubmitContext(done, func() {}); !errors.Is(err, context.Canceled) {
+	if err := full.Submit(done, func() {}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("SubmitContext(done) = %v", err)
 	}
-	if err := full.Submit(nil); !errors.Is(err, pool.ErrNilTask) {
+	if err := full.Submit(bg, nil); !errors.Is(err, pool.ErrNilTask) {
 		t.Fatalf("Submit(nil) = %v", err)
 	}
 	//lint:ignore SA1012 a nil context is the caller error under test
-	if err := full.SubmitContext(nil, func() {}); !errors.Is(err, pool.ErrNilContext) {
+	if err := full.Submit(nil, func() {}); !errors.Is(err, pool.ErrNilContext) {
 		t.Fatalf("SubmitContext(nil) = %v", err)
 	}
 
@@ -48,12 +48,12 @@ func testRejectionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := blocking.Submit(func() { <-block }); err != nil {
+	if err := blocking.Submit(bg, func() { <-block }); err != nil {
 		t.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	res := make(chan error)
-	go func() { res <- blocking.SubmitContext(ctx, func() {}) }()
+	go func() { res <- blocking.Submit(ctx, func() {}) }()
 	synctest.Wait() // the submitter is blocked
 	if w := blocking.Stats().Waiting; w != 1 {
 		t.Fatalf("waiting %d, want the blocked submitter", w)
@@ -65,11 +65,11 @@ func testRejectionReasons(t *testing.T) {
 
 	close(block)
 	for _, p := range []*pool.Pool{full, blocking} {
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
+		if err := shutdownWithin(p, time.Minute); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := full.Submit(func() {}); !errors.Is(err, pool.ErrPoolClosed) {
+	if err := full.Submit(bg, func() {}); !errors.Is(err, pool.ErrClosed) {
 		t.Fatalf("Submit after Release = %v", err)
 	}
 
@@ -92,26 +92,26 @@ func testRejectionReasons(t *testing.T) {
 // TestRejectionReasonsFuncPool: the same counts for a FuncPool.
 func TestRejectionReasonsFuncPool(t *testing.T) {
 	block := make(chan struct{})
-	p, err := pool.NewFunc(1, func(int) { <-block }, pool.WithQueueSize(0), pool.WithNonblocking(true))
+	p, err := pool.NewFunc(1, func(int) { <-block }, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Invoke(1); err != nil {
+	if err := p.Invoke(bg, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Invoke(2); !errors.Is(err, pool.ErrPoolOverload) {
+	if err := p.Invoke(bg, 2); !errors.Is(err, pool.ErrOverload) {
 		t.Fatalf("Invoke on a full nonblocking pool = %v", err)
 	}
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := p.InvokeContext(done, 3); !errors.Is(err, context.Canceled) {
+	if err := p.Invoke(done, 3); !errors.Is(err, context.Canceled) {
 		t.Fatalf("InvokeContext(done) = %v", err)
 	}
 	close(block)
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Invoke(4); !errors.Is(err, pool.ErrPoolClosed) {
+	if err := p.Invoke(bg, 4); !errors.Is(err, pool.ErrClosed) {
 		t.Fatalf("Invoke after Release = %v", err)
 	}
 	if s := p.Stats(); s.RejectedOverload != 1 || s.RejectedContext != 1 || s.RejectedClosed != 1 || s.Rejected != 3 {

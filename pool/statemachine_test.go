@@ -69,18 +69,18 @@ func (m *machine) fill() {
 func (m *machine) submit(t *rapid.T) {
 	id := m.nextID
 	m.nextID++
-	err := m.p.Submit(m.task(id))
+	err := m.p.Submit(bg, m.task(id))
 	synctest.Wait()
 	var want error
 	switch {
 	case m.closed:
-		want = pool.ErrPoolClosed
+		want = pool.ErrClosed
 	case len(m.running) < m.capacity:
 		m.running = append(m.running, id)
 	case len(m.queued) < m.queue:
 		m.queued = append(m.queued, id)
 	default:
-		want = pool.ErrPoolOverload
+		want = pool.ErrOverload
 	}
 	if want != nil {
 		m.rejected++
@@ -118,7 +118,7 @@ func (m *machine) resize(t *rapid.T) {
 			t.Fatalf("Resize(%d) = %v, want ErrInvalidSize", n, err)
 		}
 	case m.closed:
-		if !errors.Is(err, pool.ErrPoolClosed) {
+		if !errors.Is(err, pool.ErrClosed) {
 			t.Fatalf("Resize(%d) on closed pool = %v, want ErrPoolClosed", n, err)
 		}
 	default:
@@ -136,7 +136,7 @@ func (m *machine) release(t *rapid.T, now bool) {
 		t.Skip("release is rare")
 	}
 	if now {
-		back := m.p.ReleaseNow()
+		back := m.p.ShutdownNow()
 		synctest.Wait()
 		if len(back) != len(m.queued) {
 			t.Fatalf("ReleaseNow returned %d tasks, model has %d queued", len(back), len(m.queued))
@@ -144,7 +144,7 @@ func (m *machine) release(t *rapid.T, now bool) {
 		m.returned += len(back)
 		m.queued = nil
 	} else {
-		m.p.Release()
+		m.p.Close()
 		synctest.Wait()
 	}
 	m.closed = true
@@ -162,8 +162,8 @@ func (m *machine) check(t *rapid.T) {
 		t.Fatalf("Stats %+v, model submitted %d finished %d rejected %d panicked %d returned %d",
 			s, m.submitted, m.finished, m.rejected, m.panicked, m.returned)
 	}
-	if s.Workers < s.Running || s.Idle > s.Workers || m.p.Free() != max(0, m.capacity-len(m.running)) {
-		t.Fatalf("inconsistent gauges %+v, Free %d", s, m.p.Free())
+	if s.Workers < s.Running || s.Idle > s.Workers || free(m.p) != max(0, m.capacity-len(m.running)) {
+		t.Fatalf("inconsistent gauges %+v, Free %d", s, free(m.p))
 	}
 	m.mu.Lock()
 	started := slices.Clone(m.started)
@@ -197,7 +197,7 @@ func TestStateMachine(t *testing.T) {
 				queue:    rapid.IntRange(0, 3).Draw(t, "queue"),
 				gates:    map[int]chan string{},
 			}
-			p, err := pool.New(m.capacity, pool.WithQueueSize(m.queue), pool.WithNonblocking(true),
+			p, err := pool.New(m.capacity, pool.WithQueueSize(m.queue), pool.WithMaxWaiting(0),
 				pool.WithPanicHandler(func(any) {}))
 			if err != nil {
 				t.Fatal(err)
@@ -210,7 +210,7 @@ func TestStateMachine(t *testing.T) {
 					default:
 					}
 				}
-				if err := p.ReleaseTimeout(time.Hour); err != nil {
+				if err := shutdownWithin(p, time.Hour); err != nil {
 					t.Errorf("ReleaseTimeout = %v", err)
 				}
 			}()

@@ -1,15 +1,15 @@
 package pool
 
 import (
-	"errors"
-	"sync/atomic"
+	"github.com/poolkit/poolkit/internal/engine"
+	"github.com/poolkit/poolkit/internal/timing"
 )
 
 // Stats is a snapshot of a pool's gauges and counters, taken by one call to
 // Stats. The fields are read one after another while the pool runs, so
 // they need not add up exactly while tasks are moving; once the pool is
 // quiescent (nothing running, nothing waiting) they do:
-// Submitted == Completed + Returned.
+// Submitted == Completed + Returned, and Wait.Count == Service.Count.
 type Stats struct {
 	// Cap is the capacity: the most tasks that may run at once.
 	Cap int
@@ -17,11 +17,15 @@ type Stats struct {
 	Workers int
 	// Idle is the number of parked workers.
 	Idle int
-	// Running is the number of tasks executing now (never idle workers).
+	// Running is the number of tasks executing now (never idle workers,
+	// nor a worker whose task panicked while its panic handler runs).
 	Running int
 	// Waiting is the number of accepted tasks that have not started, plus
-	// callers blocked in Submit.
+	// callers waiting in Submit for room.
 	Waiting int
+	// Closed reports whether Close, Shutdown or ShutdownNow was called.
+	Closed bool
+
 	// Submitted counts accepted tasks: submissions that returned nil.
 	Submitted uint64
 	// Completed counts tasks that finished running, by returning, by
@@ -30,67 +34,34 @@ type Stats struct {
 	// Rejected counts submissions that returned an error other than
 	// ErrNilTask and ErrNilContext: overload, closed pool or a done
 	// context. The three counts below split it by reason and add up to it.
-	Rejected uint64
-	// RejectedOverload counts refusals with ErrPoolOverload: the pool was
-	// full and the submission could not wait (WithNonblocking,
-	// WithMaxBlockingTasks).
-	RejectedOverload uint64
-	// RejectedClosed counts refusals with ErrPoolClosed.
-	RejectedClosed uint64
-	// RejectedContext counts submissions whose context was done before the
-	// pool accepted them.
-	RejectedContext uint64
+	Rejected         uint64
+	RejectedOverload uint64 // ErrOverload: saturated, and it could not wait (WithMaxWaiting)
+	RejectedClosed   uint64 // ErrClosed
+	RejectedContext  uint64 // its context was done before the pool accepted it
 	// Panicked counts tasks that panicked; they are counted in Completed too.
 	Panicked uint64
-	// Returned counts accepted tasks handed back, not run, by ReleaseNow.
+	// Returned counts accepted tasks handed back, not run, by ShutdownNow.
 	Returned uint64
-	// Resizes counts the Resize and Tune calls that changed the capacity.
+	// Resizes counts the Resize calls that changed the capacity.
 	Resizes uint64
+
+	// Wait and Service are the pool's timings, recorded only under
+	// WithTimings (else they are empty). Wait is the time from the moment
+	// the pool accepted a task to the moment a worker started it: a task
+	// handed straight to an idle worker counts as not having waited (the
+	// worker's wake-up counts in Service). Service is the time a task ran,
+	// from its start to its return or panic (a task that calls
+	// runtime.Goexit ends, best effort, when its worker's deferred calls
+	// run). Histogram.Sub of two snapshots gives what happened between
+	// them.
+	Wait, Service Histogram
 }
 
-// Stats returns a snapshot of the pool's gauges and counters.
-func (e *engine[E]) Stats() Stats {
-	if e.run == nil {
-		return Stats{}
-	}
-	e.mu.Lock()
-	s := Stats{
-		Workers:   e.mu.live,
-		Idle:      e.mu.idle.len(),
-		Submitted: e.q.pushed() + e.mu.direct,
-		Completed: e.mu.completed,
-	}
-	for _, w := range e.mu.all {
-		s.Completed += w.completed.Load()
-	}
-	e.mu.Unlock()
-	s.Cap = e.gate.capacity()
-	s.Running = e.running()
-	s.Waiting = e.waiting()
-	s.RejectedOverload = e.rejected.overload.Load()
-	s.RejectedClosed = e.rejected.closed.Load()
-	s.RejectedContext = e.rejected.context.Load()
-	s.Rejected = s.RejectedOverload + s.RejectedClosed + s.RejectedContext
-	s.Panicked = e.panicked.Load()
-	s.Returned = e.returned.Load()
-	s.Resizes = e.resizes.Load()
-	return s
-}
+// Histogram counts durations in fixed buckets whose bounds double, the
+// same for every histogram of every pool and actor router: Counts[i]
+// counts the durations d with Bound(i-1) <= d < Bound(i), bucket 0 from 0
+// to about 1µs, the last open. Histograms add and subtract bucket by
+// bucket, and an exporter publishes them as they are.
+type Histogram = timing.Histogram
 
-// rejections counts refused submissions by reason.
-type rejections struct{ overload, closed, context atomic.Uint64 }
-
-// count counts a submission refused with err and returns err. An error
-// that is neither an overload nor a closed pool came from the caller's
-// context.
-func (r *rejections) count(err error) error {
-	switch {
-	case errors.Is(err, ErrPoolOverload):
-		r.overload.Add(1)
-	case errors.Is(err, ErrPoolClosed):
-		r.closed.Add(1)
-	default:
-		r.context.Add(1)
-	}
-	return err
-}
+func stats[E any](e *engine.Engine[E]) Stats { return Stats(e.Stats()) }

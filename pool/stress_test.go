@@ -58,8 +58,8 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 		}
 	}
 	stop := make(chan struct{})
-	var bg sync.WaitGroup
-	bg.Go(func() { // resizer
+	var resizer sync.WaitGroup
+	resizer.Go(func() { // resizer
 		r := rand.New(rand.NewPCG(1, 2))
 		for {
 			select {
@@ -67,7 +67,7 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 				return
 			default:
 			}
-			if err := p.Resize(1 + r.IntN(maxCap)); err != nil && !errors.Is(err, pool.ErrPoolClosed) {
+			if err := p.Resize(1 + r.IntN(maxCap)); err != nil && !errors.Is(err, pool.ErrClosed) {
 				t.Errorf("Resize = %v", err)
 			}
 			runtime.Gosched()
@@ -81,16 +81,16 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 				id := s*perSubmitter + i
 				if s == 0 && i == perSubmitter/2 {
 					if mode == "Release" {
-						p.Release()
+						p.Close()
 					} else {
-						returned = p.ReleaseNow()
+						returned = p.ShutdownNow()
 					}
 				}
-				err := p.Submit(task(id))
+				err := p.Submit(bg, task(id))
 				switch {
 				case err == nil:
 					accepted[id] = true
-				case errors.Is(err, pool.ErrPoolClosed):
+				case errors.Is(err, pool.ErrClosed):
 				default:
 					t.Errorf("Submit = %v", err)
 				}
@@ -99,8 +99,8 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 	}
 	wg.Wait()
 	close(stop)
-	bg.Wait()
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	resizer.Wait()
+	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range returned {
@@ -151,11 +151,11 @@ func TestMemoryModel(t *testing.T) {
 	out := make([]int, n)
 	for i := range n {
 		in[i] = i * 3
-		if err := p.Submit(func() { out[i] = in[i] + 1 }); err != nil {
+		if err := p.Submit(bg, func() { out[i] = in[i] + 1 }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {
@@ -178,7 +178,7 @@ func TestCapacityBoundStress(t *testing.T) {
 		for range 4 {
 			wg.Go(func() {
 				for range 2000 {
-					if err := p.Submit(func() {
+					if err := p.Submit(bg, func() {
 						n := now.Add(1)
 						for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 						}
@@ -191,7 +191,7 @@ func TestCapacityBoundStress(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
+		if err := shutdownWithin(p, time.Minute); err != nil {
 			t.Fatal(err)
 		}
 		if peak.Load() > int64(c) {
@@ -200,16 +200,16 @@ func TestCapacityBoundStress(t *testing.T) {
 	}
 }
 
-// TestNoGoroutineOutlivesRelease: once ReleaseTimeout has returned nil, no
+// TestNoGoroutineOutlivesShutdown: once ReleaseTimeout has returned nil, no
 // goroutine of the pool is left, whatever state its workers were in.
-func TestNoGoroutineOutlivesRelease(t *testing.T) {
+func TestNoGoroutineOutlivesShutdown(t *testing.T) {
 	p, err := pool.New(64, pool.WithMinWorkers(8))
 	if err != nil {
 		t.Fatal(err)
 	}
 	gate := make(chan struct{})
 	for i := range 500 {
-		if err := p.Submit(func() {
+		if err := p.Submit(bg, func() {
 			if i%2 == 0 {
 				<-gate
 			}
@@ -217,9 +217,9 @@ func TestNoGoroutineOutlivesRelease(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p.Release()
+	p.Close()
 	close(gate)
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if err := goleak.Find(); err != nil {

@@ -24,7 +24,7 @@ func hist(ds ...time.Duration) pool.Histogram {
 	var h pool.Histogram
 	for _, d := range ds {
 		i := 0
-		for i < pool.HistogramBuckets-1 && d >= pool.HistogramBound(i) {
+		for i < len((pool.Histogram{}).Counts)-1 && d >= (pool.Histogram{}).Bound(i) {
 			i++
 		}
 		h.Counts[i]++
@@ -48,7 +48,7 @@ func sleeper(d time.Duration) func() { return func() { time.Sleep(d) } }
 func submitSleepers(t *testing.T, p *pool.Pool, ds ...time.Duration) {
 	t.Helper()
 	for _, d := range ds {
-		if err := p.Submit(sleeper(d)); err != nil {
+		if err := p.Submit(bg, sleeper(d)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,7 +66,7 @@ func TestTimingsSizeOne(t *testing.T) {
 		submitSleepers(t, p, 10*ms, 20*ms, 40*ms)
 		time.Sleep(time.Second)
 		synctest.Wait()
-		tm := p.Timings()
+		tm := p.Stats()
 		checkHist(t, "Wait", tm.Wait, hist(0, 10*ms, 30*ms))
 		checkHist(t, "Service", tm.Service, hist(10*ms, 20*ms, 40*ms))
 		if s := p.Stats(); s.Completed != tm.Service.Count {
@@ -87,31 +87,31 @@ func TestTimingsFuncPool(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range []time.Duration{5 * ms, 7 * ms} {
-			if err := p.Invoke(d); err != nil {
+			if err := p.Invoke(bg, d); err != nil {
 				t.Fatal(err)
 			}
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		tm := p.Timings()
+		tm := p.Stats()
 		checkHist(t, "Wait", tm.Wait, hist(0, 5*ms))
 		checkHist(t, "Service", tm.Service, hist(5*ms, 7*ms))
 
 		// A task holds the worker; two more wait in the queue and are
 		// handed back.
 		for _, d := range []time.Duration{time.Hour, 1, 2} {
-			if err := p.Invoke(d); err != nil {
+			if err := p.Invoke(bg, d); err != nil {
 				t.Fatal(err)
 			}
 		}
 		synctest.Wait()
-		if got := p.ReleaseNow(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		if got := p.ShutdownNow(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
 			t.Errorf("ReleaseNow = %v, want [1ns 2ns]", got)
 		}
-		if err := p.ReleaseTimeout(2 * time.Hour); err != nil {
+		if err := shutdownWithin(p, 2*time.Hour); err != nil {
 			t.Fatal(err)
 		}
-		tm = p.Timings()
+		tm = p.Stats()
 		checkHist(t, "Wait after release", tm.Wait, hist(0, 5*ms, 0))
 		checkHist(t, "Service after release", tm.Service, hist(5*ms, 7*ms, time.Hour))
 	})
@@ -126,25 +126,25 @@ func TestTimingsOffRecordsNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Release()
+		defer f.Close()
 		for i := range 20 {
 			task := sleeper(time.Duration(i) * ms)
 			if i%5 == 0 {
 				task = func() { panic("boom") }
 			}
-			go func() { _ = p.Submit(task) }() // some block for room
-			_ = f.Invoke(time.Duration(i) * ms)
+			go func() { _ = p.Submit(bg, task) }() // some block for room
+			_ = f.Invoke(bg, time.Duration(i)*ms)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
 		if s := p.Stats(); s.Completed != 20 {
 			t.Fatalf("Completed %d, want 20", s.Completed)
 		}
-		if tm := p.Timings(); tm != (pool.Timings{}) {
-			t.Errorf("Pool.Timings() = %+v with timings off", tm)
+		if tm := timingsOf(p.Stats()); tm != (pool.Stats{}) {
+			t.Errorf("Pool.Stats() = %+v with timings off", tm)
 		}
-		if tm := f.Timings(); tm != (pool.Timings{}) {
-			t.Errorf("FuncPool.Timings() = %+v with timings off", tm)
+		if tm := timingsOf(f.Stats()); tm != (pool.Stats{}) {
+			t.Errorf("FuncPool.Stats() = %+v with timings off", tm)
 		}
 	})
 }
@@ -161,46 +161,46 @@ func TestSetTimingsAtRunTime(t *testing.T) {
 		// t0: A and B accepted while off; C accepted while on.
 		submitSleepers(t, p, 10*ms, 20*ms) // A, B
 		synctest.Wait()                    // A has started, untimed
-		p.SetTimings(true)
-		if err := p.Submit(sleeper(40 * ms)); err != nil { // C
+		pool.SetTimings(p, true)
+		if err := p.Submit(bg, sleeper(40*ms)); err != nil { // C
 			t.Fatal(err)
 		}
 		// A runs 0-10 (off when it started: not recorded), B 10-30 (not
 		// stamped: waited 0), C 30-70 (waited 30).
 		time.Sleep(time.Second)
 		synctest.Wait()
-		want := pool.Timings{Wait: hist(0, 30*ms), Service: hist(20*ms, 40*ms)}
-		checkHist(t, "Wait", p.Timings().Wait, want.Wait)
-		checkHist(t, "Service", p.Timings().Service, want.Service)
+		want := pool.Stats{Wait: hist(0, 30*ms), Service: hist(20*ms, 40*ms)}
+		checkHist(t, "Wait", p.Stats().Wait, want.Wait)
+		checkHist(t, "Service", p.Stats().Service, want.Service)
 
 		// Off: D is not recorded, and what was is kept.
-		p.SetTimings(false)
-		if err := p.Submit(sleeper(5 * ms)); err != nil { // D
+		pool.SetTimings(p, false)
+		if err := p.Submit(bg, sleeper(5*ms)); err != nil { // D
 			t.Fatal(err)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if got := p.Timings(); got != want {
+		if got := timingsOf(p.Stats()); got != want {
 			t.Errorf("after an untimed task Timings changed: %+v", got)
 		}
 
 		// On again: E, handed to the parked worker, waits 0; F starts
 		// while on and the timings go off while it runs: it is recorded.
-		p.SetTimings(true)
-		if err := p.Submit(sleeper(ms)); err != nil { // E
+		pool.SetTimings(p, true)
+		if err := p.Submit(bg, sleeper(ms)); err != nil { // E
 			t.Fatal(err)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if err := p.Submit(sleeper(10 * ms)); err != nil { // F
+		if err := p.Submit(bg, sleeper(10*ms)); err != nil { // F
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		p.SetTimings(false)
+		pool.SetTimings(p, false)
 		time.Sleep(time.Second)
 		synctest.Wait()
-		checkHist(t, "Wait", p.Timings().Wait, hist(0, 30*ms, 0, 0))
-		checkHist(t, "Service", p.Timings().Service, hist(20*ms, 40*ms, ms, 10*ms))
+		checkHist(t, "Wait", p.Stats().Wait, hist(0, 30*ms, 0, 0))
+		checkHist(t, "Service", p.Stats().Service, hist(20*ms, 40*ms, ms, 10*ms))
 	})
 }
 
@@ -213,18 +213,18 @@ func TestTimingsSlowPaths(t *testing.T) {
 		// handed straight to a worker then, so it does not wait.
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithTimings())
-			if err := p.Submit(sleeper(10 * ms)); err != nil {
+			if err := p.Submit(bg, sleeper(10*ms)); err != nil {
 				t.Fatal(err)
 			}
 			go func() {
-				if err := p.Submit(sleeper(20 * ms)); err != nil {
+				if err := p.Submit(bg, sleeper(20*ms)); err != nil {
 					t.Error(err)
 				}
 			}()
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Timings().Wait, hist(0, 0))
-			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms))
+			checkHist(t, "Wait", p.Stats().Wait, hist(0, 0))
+			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms))
 		})
 	})
 	t.Run("BlockedSubmitterQueued", func(t *testing.T) {
@@ -235,14 +235,14 @@ func TestTimingsSlowPaths(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithTimings())
 			submitSleepers(t, p, 10*ms, 20*ms)
 			go func() {
-				if err := p.Submit(sleeper(40 * ms)); err != nil {
+				if err := p.Submit(bg, sleeper(40*ms)); err != nil {
 					t.Error(err)
 				}
 			}()
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 20*ms))
-			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms))
+			checkHist(t, "Wait", p.Stats().Wait, hist(0, 10*ms, 20*ms))
+			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms))
 		})
 	})
 	t.Run("Overflow", func(t *testing.T) {
@@ -253,8 +253,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			submitSleepers(t, p, 10*ms, 20*ms, 40*ms, 80*ms)
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 30*ms, 70*ms))
-			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms, 80*ms))
+			checkHist(t, "Wait", p.Stats().Wait, hist(0, 10*ms, 30*ms, 70*ms))
+			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms, 80*ms))
 		})
 	})
 	t.Run("OverflowDrainedByRelease", func(t *testing.T) {
@@ -263,19 +263,19 @@ func TestTimingsSlowPaths(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithUnboundedQueue(), pool.WithTimings())
 			submitSleepers(t, p, 10*ms, 20*ms, 40*ms)
-			p.Release()
-			if err := p.ReleaseTimeout(time.Second); err != nil {
+			p.Close()
+			if err := shutdownWithin(p, time.Second); err != nil {
 				t.Fatal(err)
 			}
-			checkHist(t, "Wait", p.Timings().Wait, hist(0, 10*ms, 30*ms))
-			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms))
+			checkHist(t, "Wait", p.Stats().Wait, hist(0, 10*ms, 30*ms))
+			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms))
 		})
 	})
 	t.Run("Grow", func(t *testing.T) {
 		// A grow at 5 starts B and C, queued at 0, at once: they waited
 		// 5, not 0 (the workers started for them were parked).
 		synctest.Test(t, func(t *testing.T) {
-			p := mustNew(t, 1, pool.WithTimings(), pool.WithPreAlloc(true))
+			p := mustNew(t, 1, pool.WithTimings(), pool.WithMinWorkers(1))
 			submitSleepers(t, p, 10*ms, 20*ms, 40*ms)
 			time.Sleep(5 * ms)
 			if err := p.Resize(3); err != nil {
@@ -283,8 +283,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			}
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Timings().Wait, hist(0, 5*ms, 5*ms))
-			checkHist(t, "Service", p.Timings().Service, hist(10*ms, 20*ms, 40*ms))
+			checkHist(t, "Wait", p.Stats().Wait, hist(0, 5*ms, 5*ms))
+			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms))
 		})
 	})
 	t.Run("PanicAndGoexit", func(t *testing.T) {
@@ -300,15 +300,15 @@ func TestTimingsSlowPaths(t *testing.T) {
 				sleeper(2 * ms),
 			}
 			for _, f := range tasks {
-				if err := p.Submit(f); err != nil {
+				if err := p.Submit(bg, f); err != nil {
 					t.Fatal(err)
 				}
 			}
 			time.Sleep(time.Second)
 			synctest.Wait()
 			// 0-5 boom, 5-8 handler, 8-9, 9-16 Goexit, 16-18.
-			checkHist(t, "Wait", p.Timings().Wait, hist(0, 8*ms, 9*ms, 16*ms))
-			checkHist(t, "Service", p.Timings().Service, hist(5*ms, ms, 7*ms, 2*ms))
+			checkHist(t, "Wait", p.Stats().Wait, hist(0, 8*ms, 9*ms, 16*ms))
+			checkHist(t, "Service", p.Stats().Service, hist(5*ms, ms, 7*ms, 2*ms))
 			if s := p.Stats(); s.Completed != 4 || s.Panicked != 1 {
 				t.Errorf("Stats = %+v", s)
 			}
@@ -320,28 +320,28 @@ func TestTimingsSlowPaths(t *testing.T) {
 // it has exited, and across a Reboot.
 func TestTimingsExitedWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 2, pool.WithTimings(), pool.WithExpiryDuration(10*ms))
+		p := mustNew(t, 2, pool.WithTimings(), pool.WithIdleTimeout(10*ms))
 		submitSleepers(t, p, 3*ms, 4*ms)
 		time.Sleep(time.Second) // the idle workers expire
 		synctest.Wait()
 		if w := p.Stats().Workers; w != 0 {
 			t.Fatalf("%d workers left after the expiry", w)
 		}
-		want := pool.Timings{Wait: hist(0, 0), Service: hist(3*ms, 4*ms)}
-		if got := p.Timings(); got != want {
+		want := pool.Stats{Wait: hist(0, 0), Service: hist(3*ms, 4*ms)}
+		if got := timingsOf(p.Stats()); got != want {
 			t.Errorf("after the workers exited: %+v, want %+v", got, want)
 		}
-		if err := p.ReleaseTimeout(time.Second); err != nil {
+		if err := shutdownWithin(p, time.Second); err != nil {
 			t.Fatal(err)
 		}
-		p.Reboot()
-		if err := p.Submit(sleeper(ms)); err != nil {
+		pool.Reopen(p)
+		if err := p.Submit(bg, sleeper(ms)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		want = pool.Timings{Wait: hist(0, 0, 0), Service: hist(3*ms, 4*ms, ms)}
-		if got := p.Timings(); got != want {
+		want = pool.Stats{Wait: hist(0, 0, 0), Service: hist(3*ms, 4*ms, ms)}
+		if got := timingsOf(p.Stats()); got != want {
 			t.Errorf("after a Reboot: %+v, want %+v", got, want)
 		}
 	})
@@ -365,7 +365,7 @@ func TestTimingsRace(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for i := range 1000 {
-				if err := p.Submit(task); err != nil {
+				if err := p.Submit(bg, task); err != nil {
 					t.Error(err)
 					return
 				}
@@ -385,19 +385,19 @@ func TestTimingsRace(t *testing.T) {
 			default:
 			}
 			on = !on
-			p.SetTimings(on)
+			pool.SetTimings(p, on)
 			time.Sleep(50 * time.Microsecond)
 		}
 	})
 	watchers.Go(func() {
-		var last pool.Timings
+		var last pool.Stats
 		for {
 			select {
 			case <-stop:
 				return
 			default:
 			}
-			tm := p.Timings()
+			tm := p.Stats()
 			if tm.Wait.Count < last.Wait.Count || tm.Service.Count < last.Service.Count {
 				t.Errorf("a snapshot went back: %d/%d after %d/%d",
 					tm.Wait.Count, tm.Service.Count, last.Wait.Count, last.Service.Count)
@@ -412,21 +412,21 @@ func TestTimingsRace(t *testing.T) {
 	watchers.Wait()
 	waitQuiescent(t, p)
 
-	before := p.Timings()
+	before := p.Stats()
 	if before.Wait.Count != before.Service.Count {
 		t.Errorf("quiescent: Wait.Count %d, Service.Count %d", before.Wait.Count, before.Service.Count)
 	}
 	if c := p.Stats().Completed; before.Service.Count > c {
 		t.Errorf("Service.Count %d > Completed %d", before.Service.Count, c)
 	}
-	p.SetTimings(true)
+	pool.SetTimings(p, true)
 	for range 100 {
-		if err := p.Submit(task); err != nil {
+		if err := p.Submit(bg, task); err != nil {
 			t.Fatal(err)
 		}
 	}
 	waitQuiescent(t, p)
-	d := p.Timings()
+	d := p.Stats()
 	if n := d.Wait.Sub(before.Wait).Count; n != 100 {
 		t.Errorf("last batch: %d waits recorded, want 100", n)
 	}
@@ -468,15 +468,18 @@ func BenchmarkSubmitTimings(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				wg.Add(1)
-				if err := p.Submit(task); err != nil {
+				if err := p.Submit(bg, task); err != nil {
 					b.Fatal(err)
 				}
 			}
 			wg.Wait()
 			// Each task's wait is recorded before it runs.
-			if n := p.Timings().Wait.Count; bc.name == "On" && n < uint64(b.N) {
+			if n := p.Stats().Wait.Count; bc.name == "On" && n < uint64(b.N) {
 				b.Errorf("Wait.Count %d < %d", n, b.N)
 			}
 		})
 	}
 }
+
+// timingsOf keeps the timings of s: what these tests compare.
+func timingsOf(s pool.Stats) pool.Stats { return pool.Stats{Wait: s.Wait, Service: s.Service} }

@@ -33,7 +33,7 @@ func blockedFuncPool(t *testing.T) (p *pool.FuncPool[int], ran func() []int, unb
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Invoke(-1); err != nil {
+	if err := p.Invoke(bg, -1); err != nil {
 		t.Fatal(err)
 	}
 	<-started
@@ -49,15 +49,15 @@ func TestUnboundedQueueNeverBlocks(t *testing.T) {
 	p, ran, unblock := blockedFuncPool(t)
 	const n = 100
 	for i := range n {
-		if err := p.Invoke(i); err != nil { // would block at i == 1 without the option
+		if err := p.Invoke(bg, i); err != nil { // would block at i == 1 without the option
 			t.Fatalf("Invoke(%d) = %v", i, err)
 		}
 	}
-	if got := p.Waiting(); got != n {
+	if got := p.Stats().Waiting; got != n {
 		t.Errorf("Waiting() = %d with %d accepted tasks behind a busy worker", got, n)
 	}
 	unblock()
-	if err := p.ReleaseTimeout(failBound); err != nil {
+	if err := shutdownWithin(p, failBound); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]int, n)
@@ -69,18 +69,18 @@ func TestUnboundedQueueNeverBlocks(t *testing.T) {
 	}
 }
 
-// TestUnboundedQueueReleaseNow: overflow entries were accepted, so an
+// TestUnboundedQueueShutdownNow: overflow entries were accepted, so an
 // abandoning close returns them, after the queued ones, and none runs.
-func TestUnboundedQueueReleaseNow(t *testing.T) {
+func TestUnboundedQueueShutdownNow(t *testing.T) {
 	p, ran, unblock := blockedFuncPool(t)
 	for i := range 10 {
-		if err := p.Invoke(i); err != nil {
+		if err := p.Invoke(bg, i); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got := p.ReleaseNow()
+	got := p.ShutdownNow()
 	unblock()
-	if err := p.ReleaseTimeout(failBound); err != nil {
+	if err := shutdownWithin(p, failBound); err != nil {
 		t.Fatal(err)
 	}
 	if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
@@ -96,16 +96,16 @@ func TestUnboundedQueueReleaseNow(t *testing.T) {
 func TestUnboundedQueueGracefulClose(t *testing.T) {
 	p, ran, unblock := blockedFuncPool(t)
 	for i := range 10 {
-		if err := p.Invoke(i); err != nil {
+		if err := p.Invoke(bg, i); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p.Release()
-	if err := p.Invoke(99); !errors.Is(err, pool.ErrPoolClosed) {
+	p.Close()
+	if err := p.Invoke(bg, 99); !errors.Is(err, pool.ErrClosed) {
 		t.Errorf("Invoke after Release = %v, want ErrPoolClosed", err)
 	}
 	unblock()
-	if err := p.ReleaseTimeout(failBound); err != nil {
+	if err := shutdownWithin(p, failBound); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ran(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
@@ -114,7 +114,7 @@ func TestUnboundedQueueGracefulClose(t *testing.T) {
 }
 
 func TestUnboundedQueueOptionConflicts(t *testing.T) {
-	for _, opt := range []pool.Option{pool.WithNonblocking(true), pool.WithMaxBlockingTasks(3)} {
+	for _, opt := range []pool.Option{pool.WithMaxWaiting(0), pool.WithMaxWaiting(3)} {
 		if _, err := pool.New(1, pool.WithUnboundedQueue(), opt); !errors.Is(err, pool.ErrInvalidOption) {
 			t.Errorf("New with WithUnboundedQueue and a blocking limit = %v, want ErrInvalidOption", err)
 		}

@@ -3,6 +3,7 @@
 package pool_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -91,10 +92,10 @@ func TestShrinkBetweenTasks(t *testing.T) {
 			t.Fatalf("try %d: C never started after A returned", try)
 		}
 		if sawA {
-			p.Release()
+			p.Close()
 			t.Fatalf("try %d: C started while A ran, after Resize(1) returned", try)
 		}
-		if err := p.ReleaseTimeout(failBound); err != nil {
+		if err := shutdownWithin(p, failBound); err != nil {
 			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
 		}
 	}
@@ -115,15 +116,15 @@ func TestNoTaskWaitsBesideAFreeSlot(t *testing.T) {
 		<-first
 		xDone := submitXWaitingForY(t, p)
 		mustFinish(t, p, xDone, fmt.Sprintf("try %d: Y never started", try))
-		if err := p.ReleaseTimeout(failBound); err != nil {
+		if err := shutdownWithin(p, failBound); err != nil {
 			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
 		}
 	}
 }
 
-// TestReleaseNowRacingReboot: an abandoning close and a Reboot at the same
+// TestShutdownNowRacingReopen: an abandoning close and a Reboot at the same
 // time both return, whichever wins.
-func TestReleaseNowRacingReboot(t *testing.T) {
+func TestShutdownNowRacingReopen(t *testing.T) {
 	for try := range windowTries(500, 3000) {
 		p, err := pool.New(2)
 		if err != nil {
@@ -135,23 +136,23 @@ func TestReleaseNowRacingReboot(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			p.Reboot()
+			pool.Reopen(p)
 		}()
-		if !within(func() { p.ReleaseNow() }) {
-			t.Fatalf("try %d: ReleaseNow racing Reboot did not return (IsClosed()=%v)", try, p.IsClosed())
+		if !within(func() { p.ShutdownNow() }) {
+			t.Fatalf("try %d: ReleaseNow racing Reboot did not return (IsClosed()=%v)", try, p.Stats().Closed)
 		}
 		<-done
-		p.Release()
-		if err := p.ReleaseTimeout(failBound); err != nil {
+		p.Close()
+		if err := shutdownWithin(p, failBound); err != nil {
 			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
 		}
 	}
 }
 
-// TestReleaseTimeoutRacingReboot: a bounded close racing a Reboot waits for
+// TestShutdownRacingReopen: a bounded close racing a Reboot waits for
 // the life it closed, which has no task: it returns nil at once, never
 // ErrTimeout.
-func TestReleaseTimeoutRacingReboot(t *testing.T) {
+func TestShutdownRacingReopen(t *testing.T) {
 	for try := range windowTries(500, 3000) {
 		p, err := pool.New(2)
 		if err != nil {
@@ -160,34 +161,34 @@ func TestReleaseTimeoutRacingReboot(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			p.Reboot()
+			pool.Reopen(p)
 		}()
-		err = p.ReleaseTimeout(failBound)
+		err = shutdownWithin(p, failBound)
 		<-done
 		if err != nil {
-			t.Fatalf("try %d: ReleaseTimeout racing Reboot on an idle pool = %v (Running()=%d)", try, err, p.Running())
+			t.Fatalf("try %d: ReleaseTimeout racing Reboot on an idle pool = %v (Running()=%d)", try, err, p.Stats().Running)
 		}
-		if err := p.ReleaseTimeout(failBound); err != nil {
+		if err := shutdownWithin(p, failBound); err != nil {
 			t.Fatalf("try %d: final ReleaseTimeout = %v", try, err)
 		}
 	}
 }
 
-// TestRebootFromTask: a task that releases its own pool and reboots it
+// TestReopenFromTask: a task that releases its own pool and reboots it
 // cannot wait for itself. Reboot returns at once, and the pool reopens as
 // soon as the task has returned.
-func TestRebootFromTask(t *testing.T) {
+func TestReopenFromTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2)
 		returned := make(chan struct{})
 		mustSubmit(t, p, func() {
-			p.Release()
-			p.Reboot()
+			p.Close()
+			pool.Reopen(p)
 			close(returned)
 		})
 		<-returned
 		synctest.Wait()
-		if p.IsClosed() {
+		if p.Stats().Closed {
 			t.Fatal("IsClosed() = true once the task that called Reboot has returned")
 		}
 		ran := make(chan struct{})
@@ -196,33 +197,37 @@ func TestRebootFromTask(t *testing.T) {
 	})
 }
 
-// TestRebootThenReleaseFromTask: a Release after a Reboot that has not yet
+// TestReopenThenCloseFromTask: a Release after a Reboot that has not yet
 // taken effect wins: the pool stays closed.
-func TestRebootThenReleaseFromTask(t *testing.T) {
+func TestReopenThenCloseFromTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2)
 		mustSubmit(t, p, func() {
-			p.Release()
-			p.Reboot()
-			p.Release()
+			p.Close()
+			pool.Reopen(p)
+			p.Close()
 		})
 		synctest.Wait()
-		if !p.IsClosed() {
+		if !p.Stats().Closed {
 			t.Fatal("IsClosed() = false after Release, Reboot, Release from a task")
 		}
 	})
 }
 
-// TestReleaseTimeoutZero: a timeout of zero or less does not wait: nil when
+// TestShutdownDoneContext: a timeout of zero or less does not wait: nil when
 // the pool has nothing left to finish, ErrTimeout while a task runs.
-func TestReleaseTimeoutZero(t *testing.T) {
+func TestShutdownDoneContext(t *testing.T) {
 	for try := range 200 {
-		p, err := pool.New(2, pool.WithPreAlloc(try%2 == 0))
+		var opts []pool.Option
+		if try%2 == 0 {
+			opts = append(opts, pool.WithMinWorkers(2)) // the workers exist already
+		}
+		p, err := pool.New(2, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range []time.Duration{0, -time.Second} {
-			if err := p.ReleaseTimeout(d); err != nil {
+			if err := shutdownWithin(p, d); err != nil {
 				t.Fatalf("try %d: ReleaseTimeout(%v) on an idle pool = %v, want nil", try, d, err)
 			}
 		}
@@ -231,7 +236,7 @@ func TestReleaseTimeoutZero(t *testing.T) {
 		p := mustNew(t, 1)
 		hold := make(chan struct{})
 		mustSubmit(t, p, func() { <-hold })
-		if err := p.ReleaseTimeout(0); !errors.Is(err, pool.ErrTimeout) {
+		if err := shutdownWithin(p, 0); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("ReleaseTimeout(0) while a task runs = %v, want ErrTimeout", err)
 		}
 		close(hold)
@@ -260,35 +265,35 @@ func mustFinish(t testing.TB, p *pool.Pool, done <-chan struct{}, what string) {
 	if within(func() { <-done }) {
 		return
 	}
-	running, waiting, free := p.Running(), p.Waiting(), p.Free()
+	running, waiting, free := p.Stats().Running, p.Stats().Waiting, free(p)
 	steps := recentSteps()
 	stacks := make([]byte, 1<<16)
 	stacks = stacks[:runtime.Stack(stacks, true)]
-	p.Tune(p.Cap() + 1)
+	_ = p.Resize(p.Cap() + 1)
 	t.Fatalf("%s: Running()=%d Waiting()=%d Free()=%d\n%s\ngoroutines:\n%s", what, running, waiting, free, steps, stacks)
 }
 
 func mustSubmit(t testing.TB, p *pool.Pool, task func()) {
 	t.Helper()
-	if err := p.Submit(task); err != nil {
+	if err := p.Submit(bg, task); err != nil {
 		t.Fatalf("Submit = %v", err)
 	}
 }
 
-// TestRebootWaitsThenOpens: a Reboot that has to wait for a running task
+// TestReopenWaitsThenOpens: a Reboot that has to wait for a running task
 // returns with the pool open: the end of the old life reopens the pool
 // before it lets the waiting Reboot go.
-func TestRebootWaitsThenOpens(t *testing.T) {
+func TestReopenWaitsThenOpens(t *testing.T) {
 	for range windowTries(20, 200) {
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1)
 			hold := make(chan struct{})
 			mustSubmit(t, p, func() { <-hold })
-			p.Release()
+			p.Close()
 			openAfter := make(chan bool, 1)
 			go func() {
-				p.Reboot()
-				openAfter <- !p.IsClosed() && p.Submit(func() {}) == nil
+				pool.Reopen(p)
+				openAfter <- !p.Stats().Closed && p.Submit(bg, func() {}) == nil
 			}()
 			synctest.Wait()
 			close(hold)
@@ -309,7 +314,7 @@ func TestBlockedSubmitterAdmittedOnTake(t *testing.T) {
 		mustSubmit(t, p, func() { <-releaseA })
 		mustSubmit(t, p, func() { <-releaseB })
 		accepted := make(chan error, 1)
-		go func() { accepted <- p.Submit(func() {}) }()
+		go func() { accepted <- p.Submit(bg, func() {}) }()
 		synctest.Wait()
 		close(releaseA)
 		synctest.Wait()
@@ -329,7 +334,7 @@ func TestBlockedSubmitterAdmittedOnTake(t *testing.T) {
 // capacity go at once.
 func TestShrinkRetiresIdleWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 4, pool.WithPreAlloc(true))
+		p := mustNew(t, 4, pool.WithMinWorkers(4))
 		synctest.Wait()
 		if err := p.Resize(1); err != nil {
 			t.Fatal(err)
@@ -341,16 +346,16 @@ func TestShrinkRetiresIdleWorkers(t *testing.T) {
 	})
 }
 
-// TestRebootQueueWorks: a rebooted pool queues again.
-func TestRebootQueueWorks(t *testing.T) {
+// TestReopenQueueWorks: a rebooted pool queues again.
+func TestReopenQueueWorks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 1, pool.WithNonblocking(true))
-		p.Release()
-		p.Reboot()
+		p := mustNew(t, 1, pool.WithMaxWaiting(0))
+		p.Close()
+		pool.Reopen(p)
 		hold := make(chan struct{})
 		defer close(hold)
 		mustSubmit(t, p, func() { <-hold })
-		if err := p.Submit(func() {}); err != nil {
+		if err := p.Submit(bg, func() {}); err != nil {
 			t.Errorf("Submit to a rebooted pool with its one worker busy = %v, want it queued", err)
 		}
 	})
@@ -382,9 +387,9 @@ func TestShrinkThenWaiterTakesSlot(t *testing.T) {
 		mustSubmit(t, p, track(releaseB))
 		releaseC := make(chan struct{})
 		errs := make(chan error, 2)
-		go func() { errs <- p.Submit(track(releaseC)) }()
+		go func() { errs <- p.Submit(bg, track(releaseC)) }()
 		synctest.Wait()
-		go func() { errs <- p.Submit(track(nil)) }()
+		go func() { errs <- p.Submit(bg, track(nil)) }()
 		synctest.Wait()
 		if err := p.Resize(1); err != nil {
 			t.Fatal(err)
@@ -392,7 +397,7 @@ func TestShrinkThenWaiterTakesSlot(t *testing.T) {
 		peak.Store(0) // from here on, a start beside A makes it 2
 		close(releaseB)
 		synctest.Wait()
-		if got := p.Running(); got != 1 || peak.Load() > 1 {
+		if got := p.Stats().Running; got != 1 || peak.Load() > 1 {
 			t.Fatalf("after Resize(1) and B's return: Running %d, peak %d; want 1, 1 (C must wait for A)", got, peak.Load())
 		}
 		if len(errs) != 0 {
@@ -438,7 +443,7 @@ func TestWaiterRunsOnFreedWorker(t *testing.T) {
 		mustSubmit(t, p, task(0))
 		errs := make(chan error, 4)
 		for i := 1; i <= 4; i++ {
-			go func() { errs <- p.Submit(task(i)) }()
+			go func() { errs <- p.Submit(bg, task(i)) }()
 			synctest.Wait()
 		}
 		close(release)

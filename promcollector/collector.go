@@ -17,8 +17,8 @@ import (
 // The sources a Collector watches. poolkit's own types satisfy them:
 // *pool.Pool and *pool.FuncPool[T] are PoolSources, *autoscale.Controller
 // is an AutoscalerSource, *actorpool.System a SystemSource and
-// *actorpool.Router a RouterSource. A PoolSource and a RouterSource have
-// Stats, Timings and SetTimings; the others have Stats only.
+// *actorpool.Router a RouterSource. A RouterSource has Stats, Timings and
+// SetTimings; the others have Stats only.
 type (
 	PoolSource       = metricspec.PoolSource
 	AutoscalerSource = metricspec.AutoscalerSource
@@ -103,21 +103,14 @@ func New() *Collector {
 // WatchPool publishes p's metrics under the label pool=name from the next
 // scrape on.
 //
-// It switches p's timings on (p.SetTimings(true)), since the wait and
-// duration histograms come from them: from then on every task costs two
-// reads of the monotonic clock, and no lock or allocation (see
-// pool.Pool.SetTimings). Unwatch leaves them on, as an autoscaler driving
-// the same pool needs them too.
+// The wait and duration histograms are the pool's timings, recorded only
+// by a pool built with pool.WithTimings; without it they stay empty.
 //
 // It returns an error matching ErrInvalid for an empty or non-UTF-8 name
 // or a nil p, and one matching ErrDuplicate when a pool is already watched
 // under name; the collector and p are then unchanged.
 func (c *Collector) WatchPool(name string, p PoolSource) error {
-	if err := c.watch(kindPool, name, p, func(e metricspec.Emit) { metricspec.ReadPool(p, e) }); err != nil {
-		return err
-	}
-	p.SetTimings(true)
-	return nil
+	return c.watch(kindPool, name, p, func(e metricspec.Emit) { metricspec.ReadPool(p, e) })
 }
 
 // WatchAutoscaler publishes the metrics of a, the autoscaler driving the
@@ -165,8 +158,8 @@ func (c *Collector) WatchRouter(name string, r RouterSource) error {
 // Unwatch stops watching everything watched under name: the pool, the
 // autoscaler, the system and the router, whichever are watched. Their
 // series are gone from the next scrape on; a scrape under way may still
-// publish them. Timings switched on by WatchPool or WatchRouter stay on,
-// since something else (an autoscaler) may rely on them. Unwatching a
+// publish them. Timings switched on by WatchRouter stay on, since
+// something else may rely on them. Unwatching a
 // name not watched does nothing.
 func (c *Collector) Unwatch(name string) {
 	c.mu.Lock()

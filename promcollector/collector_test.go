@@ -1,6 +1,7 @@
 package promcollector_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -147,13 +148,16 @@ func TestWatchSwitchesTimingsOn(t *testing.T) {
 	}
 	c.Unwatch("p")
 	c.Unwatch("r")
-	if err := p.Submit(func() {}); err != nil {
+	if err := p.Submit(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Ref().Ask(t.Context(), "x"); err != nil {
 		t.Fatal(err)
 	}
-	settle(t, "the pool's task to be timed", func() bool { return p.Timings().Service.Count == 1 })
+	settle(t, "the pool's task to complete", func() bool { return p.Stats().Completed == 1 })
+	if n := p.Stats().Service.Count; n != 0 {
+		t.Errorf("a pool built without timings timed %d tasks once watched: watching must leave its timings as built", n)
+	}
 	settle(t, "the router's message to be timed", func() bool { return r.Timings().Service.Count == 1 })
 }
 
@@ -262,7 +266,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 		wg.Go(func() {
 			var sink atomic.Int64
 			for !stop.Load() {
-				if err := p.Submit(func() { sink.Add(1) }); err != nil {
+				if err := p.Submit(context.Background(), func() { sink.Add(1) }); err != nil {
 					t.Error(err)
 					return
 				}

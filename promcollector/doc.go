@@ -32,7 +32,7 @@
 // # Histograms
 //
 // Pools and routers record durations into fixed buckets whose bounds
-// double from 1.024µs (pool.HistogramBound). The collector publishes every
+// double from 1.024µs (pool.Histogram.Bound). The collector publishes every
 // other bound, from 1.024µs to about 1100s, so that the bounds grow
 // fourfold: 16 buckets and +Inf. Counts and sums are exact, not sampled.
 package promcollector

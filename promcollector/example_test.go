@@ -17,7 +17,7 @@ import (
 // the application's own.
 func ExampleNew() {
 	p, _ := pool.New(8)
-	defer p.Release()
+	defer p.Close()
 
 	c := promcollector.New()
 	if err := c.WatchPool("ingest", p); err != nil {
@@ -32,9 +32,9 @@ func ExampleNew() {
 // stops watching one of them.
 func ExampleCollector_Unwatch() {
 	small, _ := pool.New(2)
-	defer small.Release()
+	defer small.Close()
 	large, _ := pool.New(64)
-	defer large.Release()
+	defer large.Close()
 
 	c := promcollector.New()
 	_ = c.WatchPool("small", small)

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/prometheus/common/expfmt"
@@ -99,7 +98,7 @@ func goldenPool(t *testing.T, c *promcollector.Collector) {
 	panicked := make(chan any, 1)
 	// Room for 2 waiting tasks, and no blocking beyond: an overload is
 	// then a submission while 4 run and 2 wait.
-	p := newPool(t, 4, pool.WithNonblocking(true), pool.WithQueueSize(2),
+	p := newPool(t, 4, pool.WithMaxWaiting(0), pool.WithQueueSize(2),
 		pool.WithPanicHandler(func(v any) { panicked <- v }))
 	// Bounds of 4 and 4 hold an idle pool at its size: one tick, steady.
 	ctl := newController(t, p, autoscale.WithMin(4), autoscale.WithMax(4))
@@ -114,7 +113,7 @@ func goldenPool(t *testing.T, c *promcollector.Collector) {
 	}
 	submit := func(f func()) {
 		t.Helper()
-		if err := p.Submit(f); err != nil {
+		if err := p.Submit(context.Background(), f); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -135,12 +134,12 @@ func goldenPool(t *testing.T, c *promcollector.Collector) {
 	running.Wait()
 	submit(func() {})
 	submit(func() {})
-	if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolOverload) {
-		t.Fatalf("submit to a saturated pool: %v, want %v", err, pool.ErrPoolOverload)
+	if err := p.Submit(context.Background(), func() {}); !errors.Is(err, pool.ErrOverload) {
+		t.Fatalf("submit to a saturated pool: %v, want %v", err, pool.ErrOverload)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := p.SubmitContext(ctx, func() {}); !errors.Is(err, context.Canceled) {
+	if err := p.Submit(ctx, func() {}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("submit with a done context: %v, want %v", err, context.Canceled)
 	}
 	close(gate)
@@ -158,11 +157,11 @@ func goldenPool(t *testing.T, c *promcollector.Collector) {
 			t.Fatal(err)
 		}
 	}
-	if err := p.ReleaseTimeout(time.Minute); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Submit(func() {}); !errors.Is(err, pool.ErrPoolClosed) {
-		t.Fatalf("submit to a released pool: %v, want %v", err, pool.ErrPoolClosed)
+	if err := p.Submit(context.Background(), func() {}); !errors.Is(err, pool.ErrClosed) {
+		t.Fatalf("submit to a released pool: %v, want %v", err, pool.ErrClosed)
 	}
 }
 

@@ -35,7 +35,7 @@ func newPool(t testing.TB, size int, opts ...pool.Option) *pool.Pool {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := p.ReleaseTimeout(time.Minute); err != nil {
+		if err := p.Shutdown(context.Background()); err != nil {
 			t.Errorf("release: %v", err)
 		}
 	})
@@ -132,7 +132,7 @@ func watchAll(t testing.TB) *promcollector.Collector {
 		}
 	}
 	for range 10 {
-		if err := p.Submit(func() {}); err != nil {
+		if err := p.Submit(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // The published bounds: every other one of the pool's, from 2^10ns.
 func wantBounds() []float64 {
 	var b []float64
-	for i := 0; i < pool.HistogramBuckets-1; i += 2 {
+	for i := 0; i < len(pool.Histogram{}.Counts)-1; i += 2 {
 		b = append(b, time.Duration(1<<(10+i)).Seconds())
 	}
 	return b
@@ -77,14 +77,14 @@ func TestHistogramPool(t *testing.T) {
 	}
 	for i := range N {
 		d := time.Duration(i%3) * 300 * time.Microsecond
-		if err := p.Submit(func() { time.Sleep(d) }); err != nil {
+		if err := p.Submit(context.Background(), func() { time.Sleep(d) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	settle(t, "the tasks to complete", func() bool { return p.Stats().Completed == N })
 
 	mfs := gather(t, c)
-	tm := p.Timings()
+	tm := p.Stats()
 	for name, rec := range map[string]pool.Histogram{
 		"poolkit_pool_task_duration_seconds": tm.Service,
 		"poolkit_pool_task_wait_seconds":     tm.Wait,

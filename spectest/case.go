@@ -64,7 +64,7 @@ func (c *Case) New(cfg Config) Pool {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
 		defer cancel()
-		if err := tp.Pool.Release(ctx); err != nil {
+		if err := tp.Pool.Shutdown(ctx); err != nil {
 			c.T.Errorf("releasing the pool at the end of the clause: %v", err)
 		}
 	})
@@ -106,9 +106,9 @@ type trackedPool struct {
 	released atomic.Bool
 }
 
-func (p *trackedPool) Release(ctx context.Context) error {
+func (p *trackedPool) Shutdown(ctx context.Context) error {
 	p.released.Store(true)
-	return p.Pool.Release(ctx)
+	return p.Pool.Shutdown(ctx)
 }
 
 // unwrap returns the implementation's pool, for capability assertions.

@@ -215,8 +215,8 @@ func randomResizes(c *Case, t *rapid.T) {
 		synctest.Wait() // blocked submissions go through before the close
 		ctx, cancel := contextWithTimeout(time.Hour)
 		defer cancel()
-		if err := p.Release(ctx); err != nil {
-			t.Errorf("Release = %v", err)
+		if err := p.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown = %v", err)
 		}
 		for id, res := range pending {
 			if err := <-res; err == nil {
@@ -339,7 +339,7 @@ var resizeClauses = []Clause{
 			p := c.New(Config{Size: 3})
 			ctx, cancel := contextWithTimeout(releaseWait)
 			defer cancel()
-			if err := p.Release(ctx); err != nil {
+			if err := p.Shutdown(ctx); err != nil {
 				c.T.Fatal(err)
 			}
 			r := asResizer(p)

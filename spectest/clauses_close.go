@@ -40,7 +40,7 @@ var onceClauses = []Clause{
 						id := s*each + i
 						if s == 0 && i == each/2 {
 							ctx, cancel := contextWithTimeout(releaseWait)
-							releaseErr = p.Release(ctx)
+							releaseErr = p.Shutdown(ctx)
 							cancel()
 						}
 						switch err := submit(p, func() { runs[id].Add(1) }); {
@@ -57,7 +57,7 @@ var onceClauses = []Clause{
 			close(stop)
 			bg.Wait()
 			if releaseErr != nil {
-				c.T.Fatalf("Release = %v", releaseErr)
+				c.T.Fatalf("Shutdown = %v", releaseErr)
 			}
 			for id := range runs {
 				want := int32(0)
@@ -79,7 +79,7 @@ var closeClauses = []Clause{
 				p := c.New(Config{Size: 2})
 				ctx, cancel := contextWithTimeout(releaseWait)
 				defer cancel()
-				if err := p.Release(ctx); err != nil {
+				if err := p.Shutdown(ctx); err != nil {
 					c.T.Fatal(err)
 				}
 				var ran atomic.Bool
@@ -100,7 +100,7 @@ var closeClauses = []Clause{
 				tr := newTracker()
 				gate := c.gate()
 				s := c.saturate(p, tr, gate, 2, false)
-				released := goRelease(p)
+				released := goShutdown(p)
 				synctest.Wait()
 				outcomes := make([]error, len(s.blocked))
 				for i, res := range s.blocked {
@@ -116,7 +116,7 @@ var closeClauses = []Clause{
 				}
 				open(gate)
 				if err := <-released; err != nil {
-					c.T.Errorf("Release = %v", err)
+					c.T.Errorf("Shutdown = %v", err)
 				}
 				for i, err := range outcomes {
 					id := s.accepted + i
@@ -141,16 +141,16 @@ var closeClauses = []Clause{
 					results[i] = goSubmit(p, tr.task(i, gate))
 				}
 				synctest.Wait()
-				released := goRelease(p)
+				released := goShutdown(p)
 				synctest.Wait()
 				select {
 				case err := <-released:
-					c.T.Fatalf("Release returned %v while accepted tasks were still running", err)
+					c.T.Fatalf("Shutdown returned %v while accepted tasks were still running", err)
 				default:
 				}
 				open(gate)
 				if err := <-released; err != nil {
-					c.T.Fatalf("Release = %v", err)
+					c.T.Fatalf("Shutdown = %v", err)
 				}
 				for i, res := range results {
 					err := <-res
@@ -160,7 +160,7 @@ var closeClauses = []Clause{
 				}
 			})
 		}},
-	{ID: "CLS-4", Level: Must, Slug: "abandoning-close", Needs: []Capability{ReleaseNow},
+	{ID: "CLS-4", Level: Must, Slug: "abandoning-close", Needs: []Capability{ShutdownNow},
 		Title: "An abandoning close hands back exactly the accepted tasks that have not started; they never run, and running tasks finish.",
 		Run: func(c *Case) {
 			c.Bubble(func(c *Case) {
@@ -176,11 +176,11 @@ var closeClauses = []Clause{
 						c.T.Fatal(err)
 					}
 				}
-				back := asAbandoner(p).ReleaseNow()
+				back := asAbandoner(p).ShutdownNow()
 				open(gate)
 				synctest.Wait()
 				if len(back) != 3 || tr.total() != 1 {
-					c.T.Errorf("ReleaseNow returned %d tasks and %d ran; want 3 returned, only the running one run", len(back), tr.total())
+					c.T.Errorf("ShutdownNow returned %d tasks and %d ran; want 3 returned, only the running one run", len(back), tr.total())
 				}
 			})
 		}},
@@ -197,12 +197,12 @@ var closeClauses = []Clause{
 				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 				defer cancel()
 				start := time.Now()
-				if err := p.Release(ctx); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 3*time.Second {
-					c.T.Errorf("Release(3s) with a stuck task = %v after %v, want context.DeadlineExceeded after 3s", err, time.Since(start))
+				if err := p.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 3*time.Second {
+					c.T.Errorf("Shutdown(3s) with a stuck task = %v after %v, want context.DeadlineExceeded after 3s", err, time.Since(start))
 				}
 				open(gate)
-				if err := p.Release(context.Background()); err != nil {
-					c.T.Errorf("a second Release once the task finished = %v, want nil", err)
+				if err := p.Shutdown(context.Background()); err != nil {
+					c.T.Errorf("a second Shutdown once the task finished = %v, want nil", err)
 				}
 			})
 		}},
@@ -220,20 +220,20 @@ var closeClauses = []Clause{
 						go func() {
 							defer func() {
 								if r := recover(); r != nil {
-									errs <- errors.New("Release panicked")
+									errs <- errors.New("Shutdown panicked")
 								}
 							}()
 							<-start
 							ctx, cancel := contextWithTimeout(releaseWait)
 							defer cancel()
-							errs <- p.Release(ctx)
+							errs <- p.Shutdown(ctx)
 						}()
 					}
 					synctest.Wait()
 					close(start)
 					for range 4 {
 						if err := <-errs; err != nil && !isClosed(err) {
-							c.T.Errorf("concurrent Release = %v, want nil or an error matching resize.ErrClosed", err)
+							c.T.Errorf("concurrent Shutdown = %v, want nil or an error matching resize.ErrClosed", err)
 						}
 					}
 				}
@@ -248,19 +248,19 @@ var closeClauses = []Clause{
 				if err := submit(p, func() {
 					ctx, cancel := contextWithTimeout(time.Second)
 					defer cancel()
-					inner <- p.Release(ctx)
+					inner <- p.Shutdown(ctx)
 				}); err != nil {
 					c.T.Fatal(err)
 				}
 				<-inner // returns by its deadline, whatever it says
 				ctx, cancel := contextWithTimeout(5 * time.Second)
 				defer cancel()
-				if err := p.Release(ctx); err != nil && !isClosed(err) {
-					c.T.Errorf("Release after the closing task returned = %v, want the pool closed", err)
+				if err := p.Shutdown(ctx); err != nil && !isClosed(err) {
+					c.T.Errorf("Shutdown after the closing task returned = %v, want the pool closed", err)
 				}
 			})
 		}},
-	{ID: "CLS-8", Level: Must, Slug: "abandon-racing-reboot", Needs: []Capability{ReleaseNow, Reboot},
+	{ID: "CLS-8", Level: Must, Slug: "abandon-racing-reboot", Needs: []Capability{ShutdownNow, Reboot},
 		Title: "An abandoning close racing Reboot returns promptly, and so does the Reboot, whichever takes effect first.",
 		Run:   checkAbandonRacingReboot},
 	{ID: "CLS-9", Level: Must, Slug: "close-racing-reboot", Needs: []Capability{Reboot},
@@ -271,14 +271,14 @@ var closeClauses = []Clause{
 		Run:   checkRebootFromTask},
 }
 
-// goRelease releases p from a goroutine of its own, since Release waits
+// goShutdown shuts p down from a goroutine of its own, since Shutdown waits
 // for accepted tasks; the outcome arrives on the channel.
-func goRelease(p Pool) chan error {
+func goShutdown(p Pool) chan error {
 	res := make(chan error, 1)
 	go func() {
 		ctx, cancel := contextWithTimeout(releaseWait)
 		defer cancel()
-		res <- p.Release(ctx)
+		res <- p.Shutdown(ctx)
 	}()
 	return res
 }

@@ -86,8 +86,8 @@ var panicClauses = []Clause{
 				c.runAtOnce(p, 2)
 				ctx, cancel := contextWithTimeout(5 * time.Second)
 				defer cancel()
-				if err := p.Release(ctx); err != nil {
-					c.T.Errorf("Release after Goexit tasks = %v", err)
+				if err := p.Shutdown(ctx); err != nil {
+					c.T.Errorf("Shutdown after Goexit tasks = %v", err)
 				}
 			})
 		}},
@@ -171,7 +171,7 @@ var hygieneClauses = []Clause{
 			}
 			ctx, cancel := contextWithTimeout(releaseWait)
 			defer cancel()
-			if err := p.Release(ctx); err != nil {
+			if err := p.Shutdown(ctx); err != nil {
 				c.T.Fatal(err)
 			}
 			if err := goleak.Find(base); err != nil {
@@ -209,7 +209,7 @@ var hygieneClauses = []Clause{
 					_ = submit(p, func() {})
 				}
 				ctx, cancel := contextWithTimeout(releaseWait)
-				err = p.Release(ctx)
+				err = p.Shutdown(ctx)
 				cancel()
 				if err != nil {
 					c.T.Fatal(err)
@@ -233,7 +233,7 @@ var hygieneClauses = []Clause{
 			}
 			ctx, cancel := contextWithTimeout(releaseWait)
 			defer cancel()
-			if err := p.Release(ctx); err != nil {
+			if err := p.Shutdown(ctx); err != nil {
 				c.T.Fatal(err)
 			}
 			for i := range out {
@@ -288,8 +288,8 @@ var hygieneClauses = []Clause{
 			time.Sleep(20 * time.Millisecond)
 			ctx, cancel := contextWithTimeout(releaseWait)
 			defer cancel()
-			if err := p.Release(ctx); err != nil {
-				c.T.Errorf("Release = %v", err)
+			if err := p.Shutdown(ctx); err != nil {
+				c.T.Errorf("Shutdown = %v", err)
 			}
 			close(done)
 			wg.Wait()

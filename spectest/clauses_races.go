@@ -74,7 +74,7 @@ func (c *Case) mustSubmit(p Pool, task func()) {
 func closeBounded(p Pool) error {
 	ctx, cancel := contextWithTimeout(hangBound)
 	defer cancel()
-	return p.Release(ctx)
+	return p.Shutdown(ctx)
 }
 
 // gaugesText describes p's gauges for a failure message, if it has them.
@@ -120,7 +120,7 @@ func (r *rotation) close(try int) {
 		return
 	}
 	if err := closeBounded(r.p); err != nil {
-		r.c.T.Fatalf("try %d: Release = %v", try, err)
+		r.c.T.Fatalf("try %d: Shutdown = %v", try, err)
 	}
 	r.p = nil
 }
@@ -244,7 +244,7 @@ func checkGrowWhileArriving(c *Case) {
 			}
 		}
 		if err := closeBounded(p); err != nil {
-			c.T.Fatalf("try %d: Release = %v", try, err)
+			c.T.Fatalf("try %d: Shutdown = %v", try, err)
 		}
 	}
 }
@@ -411,7 +411,7 @@ func raceReboot(d time.Duration, r Rebooter, closeFn func()) (closeDone, rebootD
 	return closeDone, rebootDone
 }
 
-// checkAbandonRacingReboot is CLS-8: ReleaseNow racing Reboot calls (see
+// checkAbandonRacingReboot is CLS-8: ShutdownNow racing Reboot calls (see
 // raceReboot) returns, and so do they, in whichever order they take
 // effect; on a new pool, on one that has run a task, and on one already
 // closed gracefully.
@@ -430,13 +430,13 @@ func checkAbandonRacingReboot(c *Case) {
 			}
 		}
 		var back []func()
-		nowDone, rebootDone := raceReboot(hangBound, asRebooter(p), func() { back = asAbandoner(p).ReleaseNow() })
+		nowDone, rebootDone := raceReboot(hangBound, asRebooter(p), func() { back = asAbandoner(p).ShutdownNow() })
 		if !nowDone || !rebootDone {
-			c.T.Fatalf("try %d: ReleaseNow racing Reboot: ReleaseNow returned: %v, Reboot returned: %v, after %v",
+			c.T.Fatalf("try %d: ShutdownNow racing Reboot: ShutdownNow returned: %v, Reboot returned: %v, after %v",
 				try, nowDone, rebootDone, hangBound)
 		}
 		if len(back) != 0 {
-			c.T.Fatalf("try %d: ReleaseNow handed back %d tasks; none was queued", try, len(back))
+			c.T.Fatalf("try %d: ShutdownNow handed back %d tasks; none was queued", try, len(back))
 		}
 		if err := closeBounded(p); err != nil && !isClosed(err) {
 			c.T.Fatalf("try %d: a graceful close after the race = %v, want nil or an error matching resize.ErrClosed", try, err)
@@ -487,7 +487,7 @@ func checkRebootFromTask(c *Case) {
 	c.mustSubmit(p, func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_ = p.Release(ctx) // closes; the outcome is ctx.Err() or nil, as the pool sees it
+		_ = p.Shutdown(ctx) // closes; the outcome is ctx.Err() or nil, as the pool sees it
 		asRebooter(p).Reboot()
 		close(rebooted)
 	})
@@ -514,6 +514,6 @@ func checkRebootFromTask(c *Case) {
 	}
 	c.await(ran, "a task submitted after the reboot did not run")
 	if err := closeBounded(p); err != nil {
-		c.T.Fatalf("Release after the reboot = %v", err)
+		c.T.Fatalf("Shutdown after the reboot = %v", err)
 	}
 }

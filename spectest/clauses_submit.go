@@ -18,7 +18,7 @@ var constructionClauses = []Clause{
 				if err == nil {
 					c.T.Errorf("New(size %d) returned a pool and no error", n)
 					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-					_ = p.Release(ctx)
+					_ = p.Shutdown(ctx)
 					cancel()
 				}
 			}

@@ -20,7 +20,7 @@ func TestMissingNames(t *testing.T) {
 		{Resize, "Resize"},
 		{RunningWaiting, "Running/Waiting"},
 		{Completed, "Completed"},
-		{ReleaseNow, "ReleaseNow"},
+		{ShutdownNow, "ShutdownNow"},
 		{Reboot, "Reboot"},
 		{Nonblocking, "the nonblocking option"},
 		{MaxBlocking, "the maxblocking option"},

@@ -90,7 +90,7 @@ func (p *tinyPool) run(task func()) {
 }
 
 // Release closes the pool and waits, bounded by ctx, for the running tasks.
-func (p *tinyPool) Release(ctx context.Context) error {
+func (p *tinyPool) Shutdown(ctx context.Context) error {
 	p.mu.Lock()
 	if !p.closed {
 		p.closed = true
@@ -139,7 +139,7 @@ func Example() {
 	fmt.Println(err, errors.Is(err, resize.ErrOverload))
 
 	close(gate)
-	_ = p.Release(context.Background())
+	_ = p.Shutdown(context.Background())
 	err = p.Submit(func() {})
 	fmt.Println(err, errors.Is(err, resize.ErrClosed))
 

@@ -270,7 +270,7 @@ func probe(impl Implementation) (capabilities, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := p.Release(ctx); err != nil {
+	if err := p.Shutdown(ctx); err != nil {
 		return nil, fmt.Errorf("%s: releasing the probe pool: %v", impl.Name, err)
 	}
 	return caps, nil

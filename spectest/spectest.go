@@ -59,9 +59,9 @@ type Pool interface {
 	// saturated and will not wait (non-blocking, or enough callers wait
 	// already).
 	Submit(task func()) error
-	// Release closes the pool and waits, bounded by ctx, until every
+	// Shutdown closes the pool and waits, bounded by ctx, until every
 	// accepted task has finished and the pool's goroutines have exited.
-	Release(ctx context.Context) error
+	Shutdown(ctx context.Context) error
 }
 
 // ContextSubmitter is a Pool whose submissions can be bounded by a context.
@@ -86,7 +86,7 @@ type Completer interface {
 // Abandoner is a Pool with an abandoning close that hands back the
 // accepted tasks that have not started.
 type Abandoner interface {
-	ReleaseNow() []func()
+	ShutdownNow() []func()
 }
 
 // Rebooter is a Pool that a close does not end for good: Reboot reopens a
@@ -113,7 +113,7 @@ const (
 	Resize                               // Resizer
 	RunningWaiting                       // Gauges
 	Completed                            // Completer
-	ReleaseNow                           // Abandoner
+	ShutdownNow                          // Abandoner
 	Reboot                               // Rebooter
 
 	Nonblocking  // Config.Nonblocking
@@ -129,7 +129,7 @@ var capabilityNames = [...]string{
 	Resize:         "Resize",
 	RunningWaiting: "Running/Waiting",
 	Completed:      "Completed",
-	ReleaseNow:     "ReleaseNow",
+	ShutdownNow:    "ShutdownNow",
 	Reboot:         "Reboot",
 	Nonblocking:    "nonblocking",
 	MaxBlocking:    "maxblocking",
@@ -164,7 +164,7 @@ func (c Capability) of(p Pool) bool {
 		_, ok = p.(Gauges)
 	case Completed:
 		_, ok = p.(Completer)
-	case ReleaseNow:
+	case ShutdownNow:
 		_, ok = p.(Abandoner)
 	case Reboot:
 		_, ok = p.(Rebooter)

@@ -7,6 +7,7 @@
 package eval
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -165,8 +166,8 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	if _, fixed := c.(Fixed); !fixed && s.Initial > 0 {
 		size = s.Initial
 	}
-	p, err := pool.New(size, pool.WithQueueSize(1<<16), pool.WithNonblocking(true),
-		pool.WithExpiryDuration(10*time.Second))
+	p, err := pool.New(size, pool.WithQueueSize(1<<16), pool.WithMaxWaiting(0),
+		pool.WithIdleTimeout(10*time.Second), pool.WithTimings())
 	if err != nil {
 		panic(err)
 	}
@@ -270,7 +271,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 			arrivals++
 			w := s.Work(el, rng)
 			arrived := time.Now()
-			if err := p.Submit(wrap(func() { run(w, arrived) })); err != nil {
+			if err := p.Submit(context.Background(), wrap(func() { run(w, arrived) })); err != nil {
 				reject()
 			}
 		}
@@ -280,8 +281,8 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	ticker.Wait()
 	// Work still queued when the load ends was not served in time: count it
 	// as rejected rather than let an undersized pool run on for minutes.
-	unserved := len(p.ReleaseNow())
-	_ = p.ReleaseTimeout(time.Hour)
+	unserved := len(p.ShutdownNow())
+	_ = p.Shutdown(context.Background())
 	stopHogs()
 	mu.Lock()
 	rejected += unserved

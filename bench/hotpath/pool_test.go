@@ -1,11 +1,11 @@
 package hotpath
 
 import (
+	"context"
 	"fmt"
 	"runtime/metrics"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/pool"
@@ -14,21 +14,27 @@ import (
 // workers is the size of the pools of package pool measured.
 const workers = 8
 
-// releaser is a pool that can be released and waited for.
-type releaser interface {
-	ReleaseTimeout(timeout time.Duration) error
+// shutdowner is a pool that can be closed and waited for.
+type shutdowner interface {
+	Shutdown(ctx context.Context) error
 }
 
-// releaseAtEnd releases p when the benchmark run ends, outside the timer,
-// and waits for its workers to exit.
-func releaseAtEnd(b *testing.B, p releaser) {
+// shutdownAtEnd shuts p down when the benchmark run ends, outside the
+// timer, and waits for its workers to exit.
+func shutdownAtEnd(b *testing.B, p shutdowner) {
 	b.Cleanup(func() {
 		b.StopTimer()
-		if err := p.ReleaseTimeout(stuck); err != nil {
-			b.Errorf("release: %v", err)
+		ctx, cancel := context.WithTimeout(context.Background(), stuck)
+		defer cancel()
+		if err := p.Shutdown(ctx); err != nil {
+			b.Errorf("shutdown: %v", err)
 		}
 	})
 }
+
+// ctx is the context of every submission measured: one that is never
+// done, as a caller with no deadline passes.
+var ctx = context.Background()
 
 // newPool returns a pool of workers, released when the run ends.
 func newPool(b *testing.B, opts ...pool.Option) *pool.Pool {
@@ -36,7 +42,7 @@ func newPool(b *testing.B, opts ...pool.Option) *pool.Pool {
 	if err != nil {
 		b.Fatal(err)
 	}
-	releaseAtEnd(b, p)
+	shutdownAtEnd(b, p)
 	return p
 }
 
@@ -51,7 +57,7 @@ func submitAll(b *testing.B, p *pool.Pool) {
 	b.ResetTimer()
 	for range b.N {
 		wg.Add(1)
-		if err := p.Submit(task); err != nil {
+		if err := p.Submit(ctx, task); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -74,12 +80,12 @@ func BenchmarkInvoke(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	releaseAtEnd(b, p)
+	shutdownAtEnd(b, p)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		wg.Add(1)
-		if err := p.Invoke(uint64(i)); err != nil {
+		if err := p.Invoke(ctx, uint64(i)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -98,7 +104,7 @@ func BenchmarkSubmitParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			wg.Add(1)
-			if err := p.Submit(task); err != nil {
+			if err := p.Submit(ctx, task); err != nil {
 				wg.Done()
 				b.Error(err)
 				return
@@ -121,7 +127,12 @@ func BenchmarkDropinInvoke(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			releaseAtEnd(b, p)
+			b.Cleanup(func() {
+				b.StopTimer()
+				if err := p.ReleaseTimeout(stuck); err != nil {
+					b.Errorf("release: %v", err)
+				}
+			})
 			// One boxed argument for every Invoke: boxing is not the pool's
 			// cost.
 			var arg any = seed

@@ -52,16 +52,12 @@ type Subject struct {
 // an AutoscalerSource, *actorpool.System a SystemSource, *actorpool.Router
 // a RouterSource.
 type (
-	PoolSource interface {
-		Stats() pool.Stats
-		Timings() pool.Timings
-		SetTimings(enabled bool)
-	}
+	PoolSource       interface{ Stats() pool.Stats }
 	AutoscalerSource interface{ Stats() autoscale.Stats }
 	SystemSource     interface{ Stats() actorpool.Stats }
 	RouterSource     interface {
 		Stats() actorpool.RouterStats
-		Timings() pool.Timings
+		Timings() actorpool.Timings
 		SetTimings(enabled bool)
 	}
 )
@@ -167,7 +163,7 @@ type Emit func(m *Metric, label string, v float64, h *pool.Histogram)
 // ReadPool reads p's metrics, one call of emit each (rejections one per
 // reason).
 func ReadPool(p PoolSource, emit Emit) {
-	s, t := p.Stats(), p.Timings()
+	s := p.Stats()
 	emit(PoolCapacity, "", float64(s.Cap), nil)
 	emit(PoolWorkers, "", float64(s.Workers), nil)
 	emit(PoolIdle, "", float64(s.Idle), nil)
@@ -181,8 +177,8 @@ func ReadPool(p PoolSource, emit Emit) {
 	emit(PoolPanicked, "", float64(s.Panicked), nil)
 	emit(PoolReturned, "", float64(s.Returned), nil)
 	emit(PoolResizes, "", float64(s.Resizes), nil)
-	emit(PoolWait, "", 0, &t.Wait)
-	emit(PoolService, "", 0, &t.Service)
+	emit(PoolWait, "", 0, &s.Wait)
+	emit(PoolService, "", 0, &s.Service)
 }
 
 // ReadAutoscaler reads c's metrics (decisions one per cause).
@@ -232,8 +228,9 @@ const BucketStep = 2
 // ascending, without +Inf.
 func Bounds() []float64 {
 	var out []float64
-	for i := 0; i < pool.HistogramBuckets-1; i += BucketStep {
-		out = append(out, pool.HistogramBound(i).Seconds())
+	var h pool.Histogram
+	for i := 0; i < len(h.Counts)-1; i += BucketStep {
+		out = append(out, h.Bound(i).Seconds())
 	}
 	return out
 }

@@ -93,7 +93,7 @@ func run(ctx context.Context, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, p.ReleaseTimeout(10*time.Second)) }()
+	defer func() { err = errors.Join(err, p.Shutdown(context.Background())) }()
 
 	// I/O-like work: 2ms of waiting per message.
 	handler := func(ctx context.Context, msg jetstream.Msg) error {

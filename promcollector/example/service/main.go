@@ -57,7 +57,7 @@ func run(ctx context.Context, addr string, ready func(net.Addr)) (err error) {
 		return err
 	}
 	defer func() {
-		err = errors.Join(err, p.ReleaseTimeout(10*time.Second))
+		err = errors.Join(err, p.Shutdown(context.Background()))
 	}()
 	ctl, err := autoscale.New(p, autoscale.WithMin(2), autoscale.WithMax(64), autoscale.WithTick(250*time.Millisecond))
 	if err != nil {
@@ -157,7 +157,7 @@ func submitLoad(ctx context.Context, p *pool.Pool) {
 			d := time.Duration(2+rand.IntN(7)) * time.Millisecond
 			// Blocks while the pool is saturated, which is the pressure
 			// the autoscaler answers; an error is a done ctx.
-			if err := p.SubmitContext(ctx, func() { time.Sleep(d) }); err != nil {
+			if err := p.Submit(ctx, func() { time.Sleep(d) }); err != nil {
 				return
 			}
 		}

@@ -1,4 +1,9 @@
-package pool
+// Package engine is poolkit's scheduling core: the one engine that package
+// pool's Pool and FuncPool, package ants' pools and package actorpool's
+// dispatcher all run on. Its rules are written below as an invariant
+// block, as runtime/proc.go writes the scheduler's; the interleaving hooks
+// (hooks.go) name its steps, so that tests can stall any of them.
+package engine
 
 import (
 	"context"
@@ -8,10 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/timing"
 	"github.com/poolkit/poolkit/resize"
 )
 
-// engine is the scheduling core that Pool and FuncPool wrap: it runs units
+// Engine is the scheduling core that every front-end wraps: it runs units
 // of type E, each by calling run once (one "turn"). A task is the simplest
 // unit; an actor is a unit whose turn drains part of its mailbox and
 // submits itself again.
@@ -123,7 +129,7 @@ import (
 //	    several of them may have (a spinner at its last look, then giving
 //	    up, is the case: mutant W3-recheck-not-searching,
 //	    TestBreakSpinnerLastLook). A worker that leaves the pool after
-//	    its unit panicked (leave, only under enginehook.LeaveOnPanic, for
+//	    its unit panicked (leave, only under Config.LeaveOnPanic, for
 //	    package ants) makes the same last look, and hands the slot it
 //	    takes again to a searcher it starts in its place.
 //	Why no wake-up is lost: the pusher stores (push), then loads (spinning,
@@ -223,7 +229,7 @@ import (
 // e.mu.timings under mu, as it does completed. No rule above depends on
 // the stamps: they are data, and the timing path takes no lock and writes
 // no word another goroutine writes.
-type engine[E any] struct {
+type Engine[E any] struct {
 	gate     gate
 	q        queue[unit[E]]
 	spinning atomic.Int32 // searchers: workers holding a slot while looking for queued work
@@ -236,7 +242,7 @@ type engine[E any] struct {
 	// timings says whether units are timed (timings.go): read once when a
 	// unit is accepted, to stamp it, and once when a worker starts it.
 	timings atomic.Bool
-	cfg     config
+	cfg     Config
 
 	// spare recycles waiters: under sustained backpressure every blocked
 	// Submit needs one, and allocating them dominated the I/O benchmark's
@@ -266,16 +272,17 @@ type engine[E any] struct {
 		started       uint64      // worker goroutines ever started, Goexit replacements not counted
 		closed        bool        // Release was called (and no Reboot since)
 		done          chan struct{}
-		doneSent      bool        // done is closed
-		rebootPending bool        // reopen when the life ends (C4)
-		closing       bool        // close is under way: the life cannot end in its middle
-		direct        uint64      // units handed straight to a worker, bypassing the queue
-		completed     uint64      // completed by workers that have exited
-		timings       Timings     // recorded by workers that have exited
-		purging       bool        // the purger is armed or running
-		purger        *time.Timer // runs purge; nil until first armed
-		stallArmed    bool        // the stall check is armed
-		stall         *time.Timer // runs checkStalled; nil until first armed
+		doneSent      bool                                     // done is closed
+		rebootPending bool                                     // reopen when the life ends (C4)
+		closing       bool                                     // close is under way: the life cannot end in its middle
+		direct        uint64                                   // units handed straight to a worker, bypassing the queue
+		completed     uint64                                   // completed by workers that have exited
+		timings       struct{ Wait, Service timing.Histogram } // recorded by workers that have exited
+		purging       bool                                     // the purger is armed or running
+		purger        *time.Timer                              // runs purge; nil until first armed
+		stallArmed    bool                                     // the stall check is armed
+		stall         *time.Timer                              // runs checkStalled; nil until first armed
+		room          chan struct{}                            // closed when room may have appeared (room.go); nil while nobody waits
 	}
 }
 
@@ -308,25 +315,28 @@ const (
 
 var errNotInitialised = errors.New("pool: not created with New")
 
-func (e *engine[E]) init(size int, run func(E), cfg config) {
+// Init makes e ready to run units with run, size at once, configured by
+// cfg. It is called once, before any other method; an engine that was
+// never initialised refuses work and reports itself empty.
+func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	e.cfg = cfg
 	e.run = run
 	e.gate.init(size)
-	e.q.init(cfg.queueSize)
+	e.q.init(cfg.QueueSize)
 	e.mu.done = make(chan struct{})
-	n := cfg.minWorkers
-	if cfg.preAlloc {
+	n := cfg.MinWorkers
+	if cfg.PreAlloc {
 		n = max(n, size)
 	}
 	e.mu.Lock()
-	e.timings.Store(cfg.timings)
+	e.timings.Store(cfg.Timings)
 	for range min(n, size) {
 		e.spawnParkedLocked()
 	}
 	e.mu.Unlock()
 }
 
-// submit accepts t, or says why not. Calls without a context of their
+// Submit accepts t, or says why not. Calls without a context of their
 // own (Submit, Invoke) pass context.Background(), whose Done is nil.
 //
 // A free slot with no worker looking for work means t can start now: it
@@ -336,7 +346,7 @@ func (e *engine[E]) init(size int, run func(E), cfg config) {
 //
 // With timings on, t is stamped with the clock first, once: the stamp
 // travels with it on every path below, the slow ones included (timings.go).
-func (e *engine[E]) submit(ctx context.Context, t E) error {
+func (e *Engine[E]) Submit(ctx context.Context, t E) error {
 	u := unit[E]{v: t, at: e.stamp()}
 	if e.waitersN.Load() == 0 {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
@@ -358,7 +368,7 @@ func (e *engine[E]) submit(ctx context.Context, t E) error {
 
 // hasWork reports whether a unit is at the front or in the queue (or being
 // pushed there).
-func (e *engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0 }
+func (e *Engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0 }
 
 // notify is W1 for work just queued (by a submitter, or left by a searcher
 // that took a unit: W2): unless a worker searches, take a free slot, count
@@ -367,7 +377,7 @@ func (e *engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0
 // the close is covered by the close's drainers (C1), and a worker started
 // after the life ended would outlive it. since is when the work the worker
 // is started for became available, for its timings (startLocked).
-func (e *engine[E]) notify(since int64) {
+func (e *Engine[E]) notify(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() > 0 || !e.gate.acquire() {
 		return
@@ -379,7 +389,7 @@ func (e *engine[E]) notify(since int64) {
 	w.wakeUp()
 }
 
-func (e *engine[E]) notifyLocked(since int64) {
+func (e *Engine[E]) notifyLocked(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() == 0 && e.gate.acquire() {
 		e.spinning.Add(1)
@@ -387,7 +397,7 @@ func (e *engine[E]) notifyLocked(since int64) {
 	}
 }
 
-func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
+func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	if e.run == nil {
 		return errNotInitialised
 	}
@@ -410,7 +420,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	e.lock()
 	if e.mu.closed {
 		e.mu.Unlock()
-		return e.rejected.count(ErrPoolClosed)
+		return e.rejected.count(ErrClosed)
 	}
 	// W4: announce before retrying, so that a worker making room after
 	// this store sees waitersN > 0 and comes to admitWaiters, which needs
@@ -431,7 +441,7 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 			return nil
 		}
 	}
-	if e.cfg.unbounded {
+	if e.cfg.Unbounded {
 		// The unit is accepted now and waits in the list, in order, as an
 		// overflow entry: the room-makers admit it exactly as they admit a
 		// blocked submitter's (W4), and nobody waits for the outcome. It
@@ -444,10 +454,10 @@ func (e *engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 		e.mu.Unlock()
 		return nil
 	}
-	if e.cfg.nonblocking || (e.cfg.maxBlocking > 0 && e.mu.waiters.n >= e.cfg.maxBlocking) {
+	if e.cfg.Nonblocking || (e.cfg.MaxBlocking > 0 && e.mu.waiters.n >= e.cfg.MaxBlocking) {
 		e.waitersN.Add(-1)
 		e.mu.Unlock()
-		return e.rejected.count(ErrPoolOverload)
+		return e.rejected.count(ErrOverload)
 	}
 	w := e.getWaiter(t)
 	w.since = clock()
@@ -496,7 +506,7 @@ wait:
 
 // recycle clears a waiter that is out of the list, with no token pending,
 // and keeps it for the next blocked submitter.
-func (e *engine[E]) recycle(w *waiter[E]) {
+func (e *Engine[E]) recycle(w *waiter[E]) {
 	w.task, w.err, w.outsider, w.poked = unit[E]{}, nil, false, false
 	select {
 	case <-w.poke: // a poke that came after the waiter was settled
@@ -513,7 +523,7 @@ const stallCheck = 10 * time.Millisecond
 
 // armStallCheckLocked makes sure the stall check runs within d, unless it
 // is already armed. Requires e.mu.
-func (e *engine[E]) armStallCheckLocked(d time.Duration) {
+func (e *Engine[E]) armStallCheckLocked(d time.Duration) {
 	if e.mu.stallArmed {
 		return
 	}
@@ -530,7 +540,7 @@ func (e *engine[E]) armStallCheckLocked(d time.Duration) {
 // again for the one blocked longest of the others. A pool that stays
 // saturated pokes each blocked submitter once, after stallCheck, and none
 // that is admitted sooner.
-func (e *engine[E]) checkStalled() {
+func (e *Engine[E]) checkStalled() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.mu.stallArmed = false
@@ -559,8 +569,8 @@ func (e *engine[E]) checkStalled() {
 // slot may be needed to make, it runs the oldest waiting unit in that slot
 // and tries again, and, with nothing else waiting, runs t itself there
 // (reentry.go). Its outcomes are submit's: nil once t is accepted (or has
-// run), ErrPoolClosed, or ctx.Err().
-func (e *engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) error {
+// run), ErrClosed, or ctx.Err().
+func (e *Engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) error {
 	var tick *time.Timer
 	defer func() {
 		if tick != nil {
@@ -571,8 +581,8 @@ func (e *engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) e
 		if err := ctx.Err(); err != nil {
 			return e.rejected.count(err)
 		}
-		if e.isClosed() {
-			return e.rejected.count(ErrPoolClosed)
+		if e.Closed() {
+			return e.rejected.count(ErrClosed)
 		}
 		if e.waitersN.Load() == 0 {
 			if e.q.push(t) {
@@ -614,7 +624,7 @@ func (e *engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) e
 	}
 }
 
-func (e *engine[E]) getWaiter(t unit[E]) *waiter[E] {
+func (e *Engine[E]) getWaiter(t unit[E]) *waiter[E] {
 	w, _ := e.spare.Get().(*waiter[E])
 	if w == nil {
 		w = &waiter[E]{done: make(chan struct{}, 1), poke: make(chan struct{}, 1)}
@@ -626,7 +636,7 @@ func (e *engine[E]) getWaiter(t unit[E]) *waiter[E] {
 // settleLocked finishes an admitted waiter and returns it, for the caller
 // to signal; an overflow entry, which nobody waits on, is recycled at once
 // and nil returned. Requires e.mu.
-func (e *engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
+func (e *Engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
 	e.mu.waiters.finish(w, nil)
 	e.waitersN.Add(-1)
 	if w.accepted {
@@ -641,13 +651,13 @@ func (e *engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
 // just been freed, oldest first, and wakes them (W4). A blocked
 // submitter's unit is accepted now, so it is stamped now (an overflow
 // entry was accepted, and stamped, when submitted).
-func (e *engine[E]) admitWaiters() {
+func (e *Engine[E]) admitWaiters() {
 	e.lock()
 	e.admitWaitersLocked()
 	e.mu.Unlock()
 }
 
-func (e *engine[E]) admitWaitersLocked() {
+func (e *Engine[E]) admitWaitersLocked() {
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 		hook(hkAdmitWaiter)
 		t := w.task
@@ -675,7 +685,7 @@ func (e *engine[E]) admitWaitersLocked() {
 // none is, the slot holders take it. The caller, still a live worker,
 // keeps the life from ending meanwhile (C2). The unit's stamp is marked
 // late: it waits now for room, so its start cannot be inferred.
-func (e *engine[E]) deferStart(t unit[E], pos uint64) {
+func (e *Engine[E]) deferStart(t unit[E], pos uint64) {
 	t = t.late()
 	e.mu.Lock()
 	i := len(e.mu.front)
@@ -691,7 +701,7 @@ func (e *engine[E]) deferStart(t unit[E], pos uint64) {
 }
 
 // takeFront takes the oldest unit at the front, if any.
-func (e *engine[E]) takeFront() (unit[E], uint64, bool) {
+func (e *Engine[E]) takeFront() (unit[E], uint64, bool) {
 	e.lock()
 	defer e.mu.Unlock()
 	if len(e.mu.front) == 0 {
@@ -714,7 +724,7 @@ func (e *engine[E]) takeFront() (unit[E], uint64, bool) {
 
 // take takes the next unit: from the front, which holds the oldest, then
 // from the queue.
-func (e *engine[E]) take() (unit[E], uint64, bool) {
+func (e *Engine[E]) take() (unit[E], uint64, bool) {
 	if e.frontN.Load() > 0 {
 		if t, pos, ok := e.takeFront(); ok {
 			return t, pos, true
@@ -730,7 +740,7 @@ func (e *engine[E]) take() (unit[E], uint64, bool) {
 // sync.Mutex, after a short spin, parks the caller on a semaphore and
 // costs a wake-up per contended acquisition (measured on the drop-in's
 // blocking Invoke at parallelism 1-100: 6-11% of a call, 2 cores).
-func (e *engine[E]) lock() {
+func (e *Engine[E]) lock() {
 	for range 4 {
 		if e.mu.TryLock() {
 			return
@@ -740,8 +750,9 @@ func (e *engine[E]) lock() {
 	e.mu.Lock()
 }
 
-// resize implements resize.Resizer for both front-ends.
-func (e *engine[E]) resize(n int) error {
+// Resize implements resize.Resizer: see package pool's Pool.Resize for the
+// contract every front-end states.
+func (e *Engine[E]) Resize(n int) error {
 	if err := resize.Validate(n); err != nil {
 		return err
 	}
@@ -750,7 +761,7 @@ func (e *engine[E]) resize(n int) error {
 	}
 	old, ok := e.gate.setCap(n)
 	if !ok {
-		return ErrPoolClosed
+		return ErrClosed
 	}
 	if n == old {
 		return nil
@@ -765,6 +776,7 @@ func (e *engine[E]) resize(n int) error {
 		for pending := e.q.len() + int(e.frontN.Load()); pending > 0 && e.gate.acquire(); pending-- {
 			e.startLocked(start[E]{kind: startWork, since: now}).wakeUp()
 		}
+		e.roomLocked()
 	} else {
 		// Shrink never touches running tasks; idle workers beyond the new
 		// capacity have nothing left to do, so let them go now.
@@ -779,10 +791,18 @@ func (e *engine[E]) resize(n int) error {
 	return nil
 }
 
+// closeMode says what a close does with the accepted units that have not
+// started.
+type closeMode uint8
+
+const (
+	keepQueued closeMode = iota // they still run (Close)
+	handBack                    // they are removed and returned (CloseNow)
+)
+
 // close stops intake (C1) and returns the done channel of the life it
-// closed (C3). Accepted units still run unless abandon is set, in which
-// case the ones that have not started are removed and returned.
-func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
+// closed (C3), and, in mode handBack, the units it removed.
+func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 	if e.run == nil {
 		return nil, nil
 	}
@@ -806,11 +826,11 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 				e.settleLocked(w)
 				continue
 			}
-			e.mu.waiters.finish(w, ErrPoolClosed)
+			e.mu.waiters.finish(w, ErrClosed)
 			w.signal()
 			e.waitersN.Add(-1)
 		}
-		if !abandon {
+		if mode == keepQueued {
 			// Accepted work with no slot holder to run it gets drainers
 			// (T6), for work that has waited until now.
 			now := e.now()
@@ -822,13 +842,14 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 			e.retireLocked(e.mu.idle.pop())
 		}
 		e.stopPurgerLocked()
+		e.roomLocked() // WaitRoom returns ErrClosed
 		if e.mu.stall != nil {
 			e.mu.stall.Stop()
 			e.mu.stallArmed = false
 		}
 	}
 	var out []E
-	if abandon {
+	if mode == handBack {
 		hook(hkCloseDrain)
 		// Oldest first: units put back, the queue, then overflow entries;
 		// the caller gets the bare values, their stamps dropped.
@@ -860,7 +881,7 @@ func (e *engine[E]) close(abandon bool) (<-chan struct{}, []E) {
 // maybeDoneLocked ends the life (C2) once the engine is closed and no
 // worker, no slot about to become one, and no purger is left; with a
 // reboot pending it reopens the engine first (C4).
-func (e *engine[E]) maybeDoneLocked() {
+func (e *Engine[E]) maybeDoneLocked() {
 	if !e.mu.closed || e.mu.closing || e.mu.doneSent || e.mu.live != 0 || e.gate.held() != 0 || e.mu.purging {
 		return
 	}
@@ -883,7 +904,7 @@ func (e *engine[E]) maybeDoneLocked() {
 
 // reopenLocked starts a new life. Requires e.mu, a closed engine and an
 // ended life.
-func (e *engine[E]) reopenLocked() {
+func (e *Engine[E]) reopenLocked() {
 	e.mu.closed = false
 	e.mu.doneSent = false
 	e.mu.rebootPending = false
@@ -892,9 +913,11 @@ func (e *engine[E]) reopenLocked() {
 	e.q.unseal()
 }
 
-// reboot reopens a closed engine once the workers of its previous life
-// have exited (C4).
-func (e *engine[E]) reboot() {
+// Reopen reopens a closed engine once the workers of its previous life
+// have exited (C4), waiting for that unless the caller runs in one of
+// its units (then the life's end reopens it). It does nothing on an open
+// engine.
+func (e *Engine[E]) Reopen() {
 	if e.run == nil {
 		return
 	}
@@ -918,20 +941,25 @@ func (e *engine[E]) reboot() {
 	<-done
 }
 
-func (e *engine[E]) isClosed() bool {
+// Closed reports whether the engine is closed (and not reopened).
+func (e *Engine[E]) Closed() bool {
 	if e.run == nil {
 		return false
 	}
 	return e.gate.closed()
 }
 
-func (e *engine[E]) running() int {
+// Running returns the number of units executing now: slots held, less
+// searchers and workers whose unit panicked while their handler runs.
+func (e *Engine[E]) Running() int {
 	// Each subtracted counter drops only after its worker has taken its
 	// next unit or given its slot back, so a completed unit is never
 	// counted again; at worst a worker is missed for an instant.
 	return max(0, e.gate.held()-int(e.spinning.Load())-int(e.handling.Load()))
 }
 
-func (e *engine[E]) waiting() int {
+// Waiting returns the accepted units that have not started, plus the
+// submitters blocked for room.
+func (e *Engine[E]) Waiting() int {
 	return e.q.len() + int(e.frontN.Load()) + int(e.waitersN.Load())
 }

@@ -1,8 +1,10 @@
-package pool
+package engine
 
 import (
 	"math"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/timing"
 )
 
 // A pool times its tasks only when asked to (WithTimings, SetTimings).
@@ -29,7 +31,7 @@ import (
 //     included), counts as service, not as wait. For a task stamped when
 //     accepted, Wait + Service is exactly its time in the pool.
 //   - The worker records the wait and the service into histograms that
-//     only it writes (histogramRec); a worker that exits folds them into
+//     only it writes (timing.Recorder); a worker that exits folds them into
 //     the pool's totals under the engine's lock, and Timings sums them
 //     there, as Stats does with Completed.
 //
@@ -45,22 +47,9 @@ import (
 // is stamped then, the stamp taken when it called Submit dropped: a third
 // read too. These are slow paths, each costing far more than a clock read.
 
-// epoch is the origin of the engine's clock: a whole second of the wall
-// clock at least a second before the package was initialised, so that no
-// reading outside a synctest bubble is near 0. Inside a bubble time has no
-// monotonic reading, so a reading is the fake wall clock minus epoch's,
-// negative, but consistent among the bubble's goroutines, which are all
-// that time a pool created in it; epoch's whole second keeps the fake
-// clock's nanoseconds, so that a stamp's lateBit costs a test that sleeps
-// whole microseconds no precision.
-var epoch = func() time.Time {
-	t := time.Now()
-	return t.Add(-time.Second - time.Duration(t.Nanosecond()))
-}()
-
-// clock reads the monotonic clock, in nanoseconds since epoch: one read of
-// the runtime's nanotime.
-func clock() int64 { return int64(time.Since(epoch)) }
+// clock reads the shared monotonic clock (timing.Now), never 0 outside a
+// synctest bubble.
+func clock() int64 { return timing.Now() }
 
 // lateBit, set in a unit's stamp, says that the unit became available to
 // workers after it was stamped, so its start cannot be inferred from the
@@ -75,7 +64,7 @@ const unknownEnd = math.MaxInt64
 
 // stamp returns a stamp for a unit accepted now: a clock reading if the
 // timings are on, else 0 (not stamped).
-func (e *engine[E]) stamp() int64 {
+func (e *Engine[E]) stamp() int64 {
 	if e.timings.Load() {
 		return clock() &^ lateBit
 	}
@@ -84,7 +73,7 @@ func (e *engine[E]) stamp() int64 {
 
 // now returns a clock reading for a worker's lastEnd if the timings are
 // on, else unknownEnd.
-func (e *engine[E]) now() int64 {
+func (e *Engine[E]) now() int64 {
 	if e.timings.Load() {
 		return clock()
 	}
@@ -122,14 +111,14 @@ func (w *worker[E]) started(at int64) int64 {
 	default:
 		start = max(at, w.lastEnd)
 	}
-	w.wait.record(time.Duration(start - at))
+	w.wait.Record(time.Duration(start - at))
 	return start
 }
 
 // ended records the service of a timed unit that started at start.
 func (w *worker[E]) ended(start int64) {
 	end := clock()
-	w.service.record(time.Duration(end - start))
+	w.service.Record(time.Duration(end - start))
 	w.lastEnd = end
 }
 
@@ -152,36 +141,9 @@ func (w *worker[E]) ended(start int64) {
 // worker counts as not having waited, the worker's wake-up counting as
 // service; for a task accepted while they were on, Wait + Service is
 // exactly its time in the pool.
-func (e *engine[E]) SetTimings(enabled bool) {
+func (e *Engine[E]) SetTimings(enabled bool) {
 	if e.run == nil {
 		return
 	}
 	e.timings.Store(enabled)
-}
-
-// Timings returns what the pool has recorded of its tasks' waits and
-// service times since it was created (across Reboots), while its timings
-// were on (SetTimings, WithTimings). Every timed task is counted once in
-// Wait when it starts and once in Service when it ends: by returning, by
-// panicking (it ends at the panic, before the panic handler runs) or, on a
-// best-effort basis, by calling runtime.Goexit (it ends when its worker's
-// deferred calls run; starting the goroutine that replaces the worker
-// counts in the service of the worker's next task). So on a quiescent
-// pool Wait.Count == Service.Count: the tasks, among those counted in
-// Stats().Completed, that started while the timings were on. While tasks
-// run, a snapshot is taken worker by worker and need not add up exactly,
-// as with Stats. Use Histogram.Sub on two snapshots for what happened
-// between them. A zero-value pool returns Timings{}.
-func (e *engine[E]) Timings() Timings {
-	if e.run == nil {
-		return Timings{}
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	t := e.mu.timings
-	for _, w := range e.mu.all {
-		w.wait.addTo(&t.Wait)
-		w.service.addTo(&t.Service)
-	}
-	return t
 }

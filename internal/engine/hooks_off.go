@@ -1,6 +1,6 @@
 //go:build !poolkit_hooks
 
-package pool
+package engine
 
 // hooksOn says whether the interleaving hooks and the invariant checks are
 // compiled in (build tag poolkit_hooks). Code under "if hooksOn" is removed

@@ -1,10 +1,11 @@
-package pool
+package engine
 
 import (
 	"runtime"
 	"sync/atomic"
 
 	"github.com/poolkit/poolkit/internal/callback"
+	"github.com/poolkit/poolkit/internal/timing"
 )
 
 // worker is one goroutine of the engine. While it holds a gate slot it
@@ -12,7 +13,7 @@ import (
 // there is nothing to run it gives the slot back and parks on the idle
 // stack until a submitter, Resize or Release wakes it, or until it expires.
 type worker[E any] struct {
-	e    *engine[E]
+	e    *Engine[E]
 	wake chan struct{} // buffered; one token per park
 
 	// Set by the waker under e.mu before the token is sent (or before the
@@ -69,10 +70,10 @@ type worker[E any] struct {
 	// woken for has been available (startLocked); unknownEnd when it is
 	// not known.
 	lastEnd       int64
-	wait, service histogramRec
+	wait, service timing.Recorder
 
 	// local is what the task running on the worker records of itself
-	// under enginehook.RunLocal. Only its own goroutine reads or writes it.
+	// under Config.RunLocal. Only its own goroutine reads or writes it.
 	// Last, so that the fields above keep their places.
 	local any
 }
@@ -109,7 +110,7 @@ const (
 )
 
 // newWorkerLocked puts a new worker in the books. Requires e.mu.
-func (e *engine[E]) newWorkerLocked() *worker[E] {
+func (e *Engine[E]) newWorkerLocked() *worker[E] {
 	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all), lastEnd: unknownEnd}
 	e.mu.all = append(e.mu.all, w)
 	e.mu.live++
@@ -119,7 +120,7 @@ func (e *engine[E]) newWorkerLocked() *worker[E] {
 
 // spawnParkedLocked starts a worker goroutine that holds no slot, parked
 // from the start, so that close can retire it at once. Requires e.mu.
-func (e *engine[E]) spawnParkedLocked() {
+func (e *Engine[E]) spawnParkedLocked() {
 	w := e.newWorkerLocked()
 	e.idleLocked(w)
 	go w.loop(waitParked)
@@ -137,7 +138,7 @@ func (e *engine[E]) spawnParkedLocked() {
 // every submitter and every parking worker waits on. The chosen worker is
 // off the idle stack, so nothing but that wake-up reaches it meanwhile
 // (close, a shrink and the purger retire parked workers only).
-func (e *engine[E]) startLocked(s start[E]) *worker[E] {
+func (e *Engine[E]) startLocked(s start[E]) *worker[E] {
 	if s.kind == startUnit {
 		e.mu.direct++
 	}
@@ -161,14 +162,14 @@ func (w *worker[E]) wakeUp() {
 
 // retireLocked takes a worker that has just been removed from the idle
 // stack out of the books and lets its goroutine return. Requires e.mu.
-func (e *engine[E]) retireLocked(w *worker[E]) {
+func (e *Engine[E]) retireLocked(w *worker[E]) {
 	e.exitLocked(w)
 	w.retired = true
 	w.wake <- struct{}{}
 }
 
 // exitLocked takes a worker that holds no slot out of the books.
-func (e *engine[E]) exitLocked(w *worker[E]) {
+func (e *Engine[E]) exitLocked(w *worker[E]) {
 	if hooksOn {
 		invariant(!w.holds, "a worker left the books holding a slot")
 	}
@@ -179,8 +180,8 @@ func (e *engine[E]) exitLocked(w *worker[E]) {
 	e.mu.all[last] = nil
 	e.mu.all = e.mu.all[:last]
 	e.mu.completed += w.completed.Load()
-	w.wait.addTo(&e.mu.timings.Wait)
-	w.service.addTo(&e.mu.timings.Service)
+	w.wait.AddTo(&e.mu.timings.Wait)
+	w.service.AddTo(&e.mu.timings.Service)
 	e.mu.live--
 	e.maybeDoneLocked()
 }
@@ -271,7 +272,7 @@ const (
 // the unit is timed: its wait is recorded now, its service once it has
 // returned, panicked (before the panic handler runs) or called
 // runtime.Goexit (timings.go).
-func (e *engine[E]) exec(w *worker[E], t unit[E]) {
+func (e *Engine[E]) exec(w *worker[E], t unit[E]) {
 	if hooksOn {
 		invariant(w.holds, "a unit ran on a worker holding no slot (S1)")
 	}
@@ -294,15 +295,15 @@ func (e *engine[E]) exec(w *worker[E], t unit[E]) {
 			// The handler runs on this worker: its next unit does not
 			// start at this one's end.
 			w.lastEnd = unknownEnd
-			if e.cfg.leaveOnPanic && w.helping == 0 {
+			if e.cfg.LeaveOnPanic && w.helping == 0 {
 				w.leaving = &leavingPanic{r} // handled once the worker has left (leave)
 				return
 			}
 			e.handlePanic(r)
 		}
 	}()
-	if run := e.cfg.runLocal; run != nil {
-		run(t.v, &w.local) // enginehook.RunLocal
+	if run := e.cfg.RunLocal; run != nil {
+		run(t.v, &w.local) // Config.RunLocal
 		return
 	}
 	e.run(t.v)
@@ -320,7 +321,7 @@ func (w *worker[E]) settle() {
 // work runs units while the worker holds a slot, until it finds nothing to
 // run (it then still holds the slot, which park gives back) or a shrink
 // makes it give the slot back.
-func (e *engine[E]) work(w *worker[E]) workEnd {
+func (e *Engine[E]) work(w *worker[E]) workEnd {
 	for {
 		if w.leaving != nil {
 			return panicked
@@ -377,7 +378,7 @@ func (e *engine[E]) work(w *worker[E]) workEnd {
 // worker that takes a unit without searching wakes nobody: no pusher
 // relied on it alone (runtime/proc.go: a spinning M that finds work wakes
 // another; an M that takes local work does not).
-func (e *engine[E]) stopSearching(w *worker[E]) {
+func (e *Engine[E]) stopSearching(w *worker[E]) {
 	if !w.searching {
 		return
 	}
@@ -403,7 +404,7 @@ func (e *engine[E]) stopSearching(w *worker[E]) {
 // a worker would give the slot back only for admitWaiters to take it again
 // and start another worker, a goroutine switch (or a spawn) per unit under
 // backpressure.
-func (e *engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool) {
+func (e *Engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool) {
 	hook(hkWaiterTake)
 	e.lock()
 	w := e.mu.waiters.head
@@ -432,7 +433,7 @@ func (e *engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool
 // does (maxSpinners); a searcher goes on. It returns with the worker still
 // searching if it found a unit (the caller applies W2), not searching if
 // it found none.
-func (e *engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
+func (e *Engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
 	if !w.searching {
 		if e.q.size == 0 || e.spinning.Load() >= maxSpinners {
 			return unit[E]{}, 0, false
@@ -467,7 +468,7 @@ func (e *engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
 // the idle stack to be woken, where, released outside mu, the submitter
 // would find no idle worker, spawn a goroutine, and this one would exit
 // as one too many for the capacity.
-func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
+func (e *Engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 	if hooksOn {
 		invariant(!w.searching, "a worker parks counted as searching")
 	}
@@ -502,6 +503,7 @@ func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 	if e.waitersN.Load() > 0 {
 		e.admitWaitersLocked()
 	}
+	e.roomLocked()
 	if w.idleAt >= 0 && e.mu.live > e.gate.capacity() {
 		e.mu.idle.remove(w)
 		e.exitLocked(w) // more workers than a shrunk capacity needs
@@ -511,9 +513,9 @@ func (e *engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 }
 
 // idleLocked puts w, which holds no slot, on the idle stack. Requires e.mu.
-func (e *engine[E]) idleLocked(w *worker[E]) {
+func (e *Engine[E]) idleLocked(w *worker[E]) {
 	e.mu.idle.push(w)
-	if !e.cfg.disablePurge {
+	if !e.cfg.DisablePurge {
 		w.parkedAt = clock()
 		e.startPurgerLocked()
 	}
@@ -537,7 +539,7 @@ type leavingPanic struct{ r any }
 // unit starts a fresh worker; and, as park's last look does (W3), work
 // that pushers left to this worker's held slot gets a searcher in its
 // place.
-func (e *engine[E]) leave(w *worker[E]) {
+func (e *Engine[E]) leave(w *worker[E]) {
 	hook(hkGiveBack)
 	e.lock()
 	e.gate.release()
@@ -555,6 +557,7 @@ func (e *engine[E]) leave(w *worker[E]) {
 	if !e.mu.closed && e.waitersN.Load() > 0 {
 		e.admitWaitersLocked()
 	}
+	e.roomLocked()
 	e.mu.Unlock()
 	searcher.wakeUp()
 	p := w.leaving
@@ -562,9 +565,9 @@ func (e *engine[E]) leave(w *worker[E]) {
 	e.handlePanic(p.r)
 }
 
-func (e *engine[E]) handlePanic(r any) {
+func (e *Engine[E]) handlePanic(r any) {
 	e.panicked.Add(1)
-	if h := e.cfg.panicHandler; h != nil {
+	if h := e.cfg.PanicHandler; h != nil {
 		if again := callHandler(h, r); again != nil {
 			e.report("pool: panic handler panicked", again)
 		}
@@ -585,8 +588,8 @@ func callHandler(h func(any), r any) (again any) {
 // logger. The logger is user code: it runs isolated, so that its own
 // panic or runtime.Goexit is lost rather than unwinding the worker, which
 // is restoring its books when it reports.
-func (e *engine[E]) report(msg string, r any) {
+func (e *Engine[E]) report(msg string, r any) {
 	buf := make([]byte, 4<<10)
 	buf = buf[:runtime.Stack(buf, false)]
-	callback.Isolated(func() { e.cfg.logf(msg, "panic", r, "stack", string(buf)) })
+	callback.Isolated(func() { e.cfg.Logf(msg, "panic", r, "stack", string(buf)) })
 }

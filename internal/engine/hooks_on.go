@@ -1,6 +1,6 @@
 //go:build poolkit_hooks
 
-package pool
+package engine
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package pool
+package engine
 
 // waiter is a submitter blocked because the pool was saturated. It carries
 // its task, so that whoever frees room can admit the task on the waiter's

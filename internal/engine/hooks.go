@@ -1,4 +1,4 @@
-package pool
+package engine
 
 // hookPoint names a step of the engine's protocol. Under the poolkit_hooks
 // build tag every step calls hook with its name, so that tests can widen

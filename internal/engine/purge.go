@@ -1,4 +1,4 @@
-package pool
+package engine
 
 import "time"
 
@@ -17,12 +17,12 @@ import "time"
 
 // startPurgerLocked arms the purger for the oldest parked worker unless it
 // is armed. Requires e.mu and a non-empty idle stack.
-func (e *engine[E]) startPurgerLocked() {
+func (e *Engine[E]) startPurgerLocked() {
 	if e.mu.purging {
 		return
 	}
 	e.mu.purging = true
-	wait := e.cfg.expiry - time.Duration(clock()-e.mu.idle.bottom().parkedAt)
+	wait := e.cfg.Expiry - time.Duration(clock()-e.mu.idle.bottom().parkedAt)
 	if e.mu.purger == nil {
 		e.mu.purger = time.AfterFunc(wait, e.purge)
 	} else {
@@ -33,17 +33,17 @@ func (e *engine[E]) startPurgerLocked() {
 // stopPurgerLocked disarms the purger (the engine closed). If its function
 // is already running, purging stays set until that function has returned.
 // Requires e.mu.
-func (e *engine[E]) stopPurgerLocked() {
+func (e *Engine[E]) stopPurgerLocked() {
 	if e.mu.purging && e.mu.purger.Stop() {
 		e.mu.purging = false
 	}
 }
 
-func (e *engine[E]) purge() {
+func (e *Engine[E]) purge() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for {
-		if e.mu.closed || e.mu.idle.len() == 0 || e.mu.live <= e.cfg.minWorkers {
+		if e.mu.closed || e.mu.idle.len() == 0 || e.mu.live <= e.cfg.MinWorkers {
 			// Nothing to retire (WithMinWorkers keeps the rest): a worker
 			// that parks later arms the purger again.
 			e.mu.purging = false
@@ -51,7 +51,7 @@ func (e *engine[E]) purge() {
 			return
 		}
 		w := e.mu.idle.bottom()
-		wait := e.cfg.expiry - time.Duration(clock()-w.parkedAt)
+		wait := e.cfg.Expiry - time.Duration(clock()-w.parkedAt)
 		if wait > 0 {
 			e.mu.purger.Reset(wait)
 			return

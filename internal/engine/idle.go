@@ -1,4 +1,4 @@
-package pool
+package engine
 
 // idleStack holds the parked workers, the most recently parked on top. A
 // submitter wakes the top one, so the ones at the bottom stay idle and

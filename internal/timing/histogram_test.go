@@ -1,4 +1,4 @@
-package pool
+package timing
 
 import (
 	"math"
@@ -6,72 +6,72 @@ import (
 	"time"
 )
 
-// TestHistogramBuckets: bucket i holds the durations from
-// HistogramBound(i-1) up to, not including, HistogramBound(i); the first
+// TestBuckets: bucket i holds the durations from
+// Bound(i-1) up to, not including, Bound(i); the first
 // starts at 0 (negative durations count as 0) and the last is open.
-func TestHistogramBuckets(t *testing.T) {
-	if got := HistogramBound(0); got != 1024*time.Nanosecond {
-		t.Errorf("HistogramBound(0) = %v, want 1.024µs", got)
+func TestBuckets(t *testing.T) {
+	if got := Bound(0); got != 1024*time.Nanosecond {
+		t.Errorf("Bound(0) = %v, want 1.024µs", got)
 	}
-	if got := HistogramBound(HistogramBuckets - 2); got != time.Duration(1)<<40 {
-		t.Errorf("HistogramBound(%d) = %v, want 2^40 ns", HistogramBuckets-2, got)
+	if got := Bound(Buckets - 2); got != time.Duration(1)<<40 {
+		t.Errorf("Bound(%d) = %v, want 2^40 ns", Buckets-2, got)
 	}
-	for _, i := range []int{-1, HistogramBuckets - 1, HistogramBuckets, 100} {
-		if got := HistogramBound(i); got != math.MaxInt64 {
-			t.Errorf("HistogramBound(%d) = %v, want the largest Duration", i, got)
+	for _, i := range []int{-1, Buckets - 1, Buckets, 100} {
+		if got := Bound(i); got != math.MaxInt64 {
+			t.Errorf("Bound(%d) = %v, want the largest Duration", i, got)
 		}
 	}
-	for i := range HistogramBuckets - 1 {
-		b := HistogramBound(i)
-		if i > 0 && b != 2*HistogramBound(i-1) {
-			t.Errorf("HistogramBound(%d) = %v, not twice the bound before", i, b)
+	for i := range Buckets - 1 {
+		b := Bound(i)
+		if i > 0 && b != 2*Bound(i-1) {
+			t.Errorf("Bound(%d) = %v, not twice the bound before", i, b)
 		}
-		if got := histogramBucket(b - 1); got != i {
+		if got := bucket(b - 1); got != i {
 			t.Errorf("bucket of %v = %d, want %d", b-1, got, i)
 		}
-		if got := histogramBucket(b); got != i+1 {
+		if got := bucket(b); got != i+1 {
 			t.Errorf("bucket of %v = %d, want %d", b, got, i+1)
 		}
 	}
 	for d, want := range map[time.Duration]int{
 		-time.Second: 0, 0: 0, 1: 0,
-		time.Millisecond: 10, time.Second: 20, time.Hour: HistogramBuckets - 1,
-		math.MaxInt64: HistogramBuckets - 1,
+		time.Millisecond: 10, time.Second: 20, time.Hour: Buckets - 1,
+		math.MaxInt64: Buckets - 1,
 	} {
-		if got := histogramBucket(d); got != want {
+		if got := bucket(d); got != want {
 			t.Errorf("bucket of %v = %d, want %d", d, got, want)
 		}
 	}
 }
 
-// TestHistogramRecord: record counts a duration in its bucket, in Count
-// and, exactly, in Sum (a negative one as 0); addTo adds all of it.
+// TestHistogramRecord: Record counts a duration in its bucket, in Count
+// and, exactly, in Sum (a negative one as 0); AddTo adds all of it.
 func TestHistogramRecord(t *testing.T) {
-	var r histogramRec
+	var r Recorder
 	ds := []time.Duration{-5, 0, 1500, 1500, 3 * time.Millisecond, 2 * time.Hour}
 	for _, d := range ds {
-		r.record(d)
+		r.Record(d)
 	}
 	h := Histogram{Count: 1, Sum: 7}
 	h.Counts[0] = 1
-	r.addTo(&h)
+	r.AddTo(&h)
 	want := Histogram{Count: 7, Sum: 7 + 3000 + 3*time.Millisecond + 2*time.Hour}
 	want.Counts[0] = 3
 	want.Counts[1] = 2
-	want.Counts[histogramBucket(3*time.Millisecond)] = 1
-	want.Counts[HistogramBuckets-1] = 1
+	want.Counts[bucket(3*time.Millisecond)] = 1
+	want.Counts[Buckets-1] = 1
 	if h != want {
 		t.Errorf("got %+v, want %+v", h, want)
 	}
 }
 
 func histOf(ds ...time.Duration) Histogram {
-	var r histogramRec
+	var r Recorder
 	for _, d := range ds {
-		r.record(d)
+		r.Record(d)
 	}
 	var h Histogram
-	r.addTo(&h)
+	r.AddTo(&h)
 	return h
 }
 
@@ -85,9 +85,9 @@ func TestHistogramQuantile(t *testing.T) {
 	}
 	two := histOf(0, ms)
 	for q, want := range map[float64]time.Duration{
-		0: HistogramBound(0), 0.5: HistogramBound(0), 0.51: HistogramBound(10),
-		0.99: HistogramBound(10), 1: HistogramBound(10),
-		-1: HistogramBound(0), 2: HistogramBound(10), math.NaN(): HistogramBound(0),
+		0: Bound(0), 0.5: Bound(0), 0.51: Bound(10),
+		0.99: Bound(10), 1: Bound(10),
+		-1: Bound(0), 2: Bound(10), math.NaN(): Bound(0),
 	} {
 		if got := two.Quantile(q); got != want {
 			t.Errorf("Quantile(%v) of {0, 1ms} = %v, want %v", q, got, want)
@@ -97,15 +97,15 @@ func TestHistogramQuantile(t *testing.T) {
 	// though 0.7*10 is not exactly 7 in floating point.
 	var ten []time.Duration
 	for i := range 10 {
-		ten = append(ten, HistogramBound(i)-1)
+		ten = append(ten, Bound(i)-1)
 	}
 	h := histOf(ten...)
 	for i := 1; i <= 10; i++ {
 		q := float64(i) / 10
-		if got, want := h.Quantile(q), HistogramBound(i-1); got != want {
+		if got, want := h.Quantile(q), Bound(i-1); got != want {
 			t.Errorf("Quantile(%v) = %v, want %v", q, got, want)
 		}
-		if got, want := h.Quantile(q-0.05), HistogramBound(i-1); got != want {
+		if got, want := h.Quantile(q-0.05), Bound(i-1); got != want {
 			t.Errorf("Quantile(%v) = %v, want %v", q-0.05, got, want)
 		}
 	}
@@ -141,5 +141,31 @@ func TestHistogramArithmetic(t *testing.T) {
 	}
 	if got := (Histogram{}).Mean(); got != 0 {
 		t.Errorf("empty Mean = %v, want 0", got)
+	}
+}
+
+// TestRecordShared: concurrent writers lose nothing.
+func TestRecordShared(t *testing.T) {
+	var r Recorder
+	const writers, each = 4, 1000
+	done := make(chan struct{})
+	for w := range writers {
+		go func() {
+			for i := range each {
+				r.RecordShared(time.Duration(w*each+i) * time.Microsecond)
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range writers {
+		<-done
+	}
+	h := r.Snapshot()
+	if h.Count != writers*each {
+		t.Errorf("Count %d, want %d", h.Count, writers*each)
+	}
+	n := writers * each
+	if want := time.Duration(n*(n-1)/2) * time.Microsecond; h.Sum != want {
+		t.Errorf("Sum %v, want %v", h.Sum, want)
 	}
 }

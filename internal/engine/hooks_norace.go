@@ -1,6 +1,6 @@
 //go:build poolkit_hooks && !race
 
-package pool
+package engine
 
 func quiet() {}
 func loud()  {}

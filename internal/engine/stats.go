@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/poolkit/poolkit/internal/timing"
+)
+
+// Stats is a snapshot of the engine's gauges and counters. Package pool
+// documents its fields (pool.Stats, a conversion of this type: the two
+// must keep the same fields in the same order).
+type Stats struct {
+	Cap, Workers, Idle, Running, Waiting int
+	Closed                               bool
+
+	Submitted, Completed                                        uint64
+	Rejected, RejectedOverload, RejectedClosed, RejectedContext uint64
+	Panicked, Returned, Resizes                                 uint64
+
+	Wait, Service timing.Histogram
+}
+
+// Stats returns a snapshot of the pool's gauges and counters.
+func (e *Engine[E]) Stats() Stats {
+	if e.run == nil {
+		return Stats{}
+	}
+	e.mu.Lock()
+	s := Stats{
+		Workers:   e.mu.live,
+		Idle:      e.mu.idle.len(),
+		Submitted: e.q.pushed() + e.mu.direct,
+		Completed: e.mu.completed,
+	}
+	s.Wait, s.Service = e.mu.timings.Wait, e.mu.timings.Service
+	for _, w := range e.mu.all {
+		s.Completed += w.completed.Load()
+		w.wait.AddTo(&s.Wait)
+		w.service.AddTo(&s.Service)
+	}
+	e.mu.Unlock()
+	s.Cap = e.gate.capacity()
+	s.Closed = e.gate.closed()
+	s.Running = e.Running()
+	s.Waiting = e.Waiting()
+	s.RejectedOverload = e.rejected.overload.Load()
+	s.RejectedClosed = e.rejected.closed.Load()
+	s.RejectedContext = e.rejected.context.Load()
+	s.Rejected = s.RejectedOverload + s.RejectedClosed + s.RejectedContext
+	s.Panicked = e.panicked.Load()
+	s.Returned = e.returned.Load()
+	s.Resizes = e.resizes.Load()
+	return s
+}
+
+// rejections counts refused submissions by reason.
+type rejections struct{ overload, closed, context atomic.Uint64 }
+
+// count counts a submission refused with err and returns err. An error
+// that is neither an overload nor a closed pool came from the caller's
+// context.
+func (r *rejections) count(err error) error {
+	switch {
+	case errors.Is(err, ErrOverload):
+		r.overload.Add(1)
+	case errors.Is(err, ErrClosed):
+		r.closed.Add(1)
+	default:
+		r.context.Add(1)
+	}
+	return err
+}
