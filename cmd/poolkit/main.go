@@ -14,7 +14,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,14 +27,20 @@ import (
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // invokedAs is how the user started this program, for the messages that
-// tell them what to type next: a binary built by go run lives in the go
-// command's temporary build directory, and its user typed go run.
+// tell them what to type next. A binary built by go run lives in the go
+// command's temporary build directory (go-build...), or since Go 1.24 in
+// its build cache, wherever GOCACHE is, as XX/HASH-d/NAME; its user typed
+// go run.
 func invokedAs(argv0 string) string {
-	if strings.Contains(filepath.ToSlash(argv0), "/go-build") {
+	if p := filepath.ToSlash(argv0); strings.Contains(p, "/go-build") || goRunCached.MatchString(p) {
 		return "go run ./cmd/poolkit"
 	}
 	return "poolkit"
 }
+
+// goRunCached matches the path of an executable in the go command's build
+// cache.
+var goRunCached = regexp.MustCompile(`/[0-9a-f]{2}/[0-9a-f]{64}-d/[^/]+$`)
 
 // run is the whole program. It returns the exit status: 2 for a bad
 // command line, found before anything runs or is written; 1 when a stage
@@ -44,16 +52,23 @@ func invokedAs(argv0 string) string {
 // recorded ones (a pool that changed behaviour): the tables show it, and
 // failing on it is the suites' own job.
 func run(args []string, stdout, stderr io.Writer) int {
+	name := invokedAs(os.Args[0])
 	c, err := parseArgs(args)
 	if errors.Is(err, errHelp) {
-		writeUsage(stdout)
+		writeUsage(stdout, name, c.help)
 		return 0
 	}
 	if err == nil {
 		err = checkFiles(c)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolkit: %v\nRun '%s help' for usage.\n", err, invokedAs(os.Args[0]))
+		// One line, as the flag package's own errors are, with the help
+		// that covers the mistake.
+		help := name + " help"
+		if slices.Contains(commands, c.command) && c.command != "report" && c.command != "help" {
+			help += " " + c.command
+		}
+		fmt.Fprintf(stderr, "poolkit: %v (usage: %s)\n", err, help)
 		return 2
 	}
 	var root string
