@@ -345,15 +345,18 @@ func (r actorRow) Cell(impl string) string {
 	if !ok {
 		return ""
 	}
-	s := formatFigure(c.Median, r.Metric)
+	s := metricOf(r.Metric).format(c.Median)
 	switch {
 	case c.AdvantageHi > 0:
-		s += fmt.Sprintf(" (%.2fx, %.2f–%.2f)", c.Advantage, c.AdvantageLo, c.AdvantageHi)
+		s += fmt.Sprintf(" (%s, %s)", formatRatio(c.Advantage), formatRatioRange(c.AdvantageLo, c.AdvantageHi))
 	case c.Advantage > 0:
-		s += fmt.Sprintf(" (%.2fx)", c.Advantage)
+		s += fmt.Sprintf(" (%s)", formatRatio(c.Advantage))
 	}
 	return s
 }
+
+// Label names the row's metric, whose unit is in its values.
+func (r actorRow) Label() string { return metricOf(r.Metric).label }
 
 // Direction says which way the row's metric points.
 func (r actorRow) Direction() string {
@@ -371,33 +374,4 @@ func (a *actorResults) Compared() []actorRow {
 // Alone are the rows with poolkit's figure only.
 func (a *actorResults) Alone() []actorRow {
 	return slices.DeleteFunc(slices.Clone(a.Rows), func(r actorRow) bool { return len(r.Cells) >= 2 })
-}
-
-// formatFigure prints a figure with three significant digits and a scale
-// suffix: 13.3M msg/s, 10.7µs, 509 B.
-func formatFigure(v float64, unit string) string {
-	switch {
-	case strings.HasSuffix(unit, "-ns"):
-		return (time.Duration(v) * time.Nanosecond).Round(roundTo(v)).String()
-	case strings.HasSuffix(unit, "msg/s"):
-		switch {
-		case v >= 1e6:
-			return fmt.Sprintf("%.2fM", v/1e6)
-		case v >= 1e3:
-			return fmt.Sprintf("%.0fk", v/1e3)
-		}
-	case unit == "goroutines/actor":
-		return fmt.Sprintf("%.3g", v)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-// roundTo keeps three significant digits of a duration in nanoseconds.
-func roundTo(ns float64) time.Duration {
-	d := time.Duration(1)
-	for ns >= 1000 {
-		ns /= 10
-		d *= 10
-	}
-	return d
 }

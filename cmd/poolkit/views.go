@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
@@ -106,7 +107,10 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 	for i, w := range res.Workloads {
 		cols := res.Columns(w.Name)
 		wv := workloadView{Name: w.Name, About: w.About,
-			Table: table{Header: append([]string{"impl", "time/op", "vs poolkit", "95% interval", "allocs/op", "B/op"}, cols...)}}
+			Table: table{Header: []string{"impl", "time/op", "vs poolkit", "95% interval", "allocs/op", "bytes/op"}}}
+		for _, m := range cols {
+			wv.Table.Header = append(wv.Table.Header, metricOf(m).label)
+		}
 		if i < len(charts) {
 			wv.Chart = charts[i]
 		}
@@ -123,22 +127,22 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 			case s.Runs == s.Failed:
 				row[1], b.NoRatioAs = "failed", "failed"
 			default:
-				row[1], row[2], b.Time = bench.Duration(s.NsPerOp), "-", bench.Duration(s.NsPerOp)
+				row[1], row[2], b.Time = formatDuration(s.NsPerOp), "-", formatDuration(s.NsPerOp)
 				if s.Failed > 0 {
 					row[1] += fmt.Sprintf(" (%d of %d rounds stopped)", s.Failed, s.Runs)
 				}
 				if s.Ratio > 0 {
-					row[2], b.Ratio = fmt.Sprintf("%.2fx", s.Ratio), s.Ratio
+					row[2], b.Ratio = formatRatio(s.Ratio), s.Ratio
 					if r := ratioOf(medianOf(s.Samples), ref[w.Name]); r.finite() && s.Impl != "poolkit" {
-						row[3], b.Lo, b.Hi = fmt.Sprintf("%.2f–%.2f", r.Lo, r.Hi), r.Lo, r.Hi
+						row[3], b.Lo, b.Hi = formatRatioRange(r.Lo, r.Hi), r.Lo, r.Hi
 					}
 				} else {
 					b.NoRatioAs = "no ratio"
 				}
-				row[4], row[5] = fmt.Sprintf("%.0f", s.AllocsPerOp), bench.Bytes(s.BytesPerOp)
+				row[4], row[5] = formatCount(s.AllocsPerOp), formatBytes(s.BytesPerOp)
 				for j, m := range cols {
 					if x, ok := s.Metrics[m]; ok {
-						row[6+j] = bench.Metric(m, x)
+						row[6+j] = metricOf(m).format(x)
 					}
 				}
 			}
@@ -192,7 +196,7 @@ func overview(res *bench.Results, sums []bench.Summary) table {
 		v := "-"
 		switch {
 		case s.Ratio > 0:
-			v = fmt.Sprintf("%.2fx", s.Ratio)
+			v = formatRatio(s.Ratio)
 		case s.Runs == s.Failed && s.Findings == s.Failed:
 			v = "finding"
 		case s.Runs == s.Failed:
@@ -353,14 +357,49 @@ func newScenarioGroup(r eval.Results, json, plots string, exists func(string) bo
 		g.Time = fmt.Sprintf("real time, GOMAXPROCS=%d, %s", r.GOMAXPROCS, r.Date)
 	}
 	for _, s := range r.Scenarios {
-		t := s.Table()
-		sv := scenarioView{Name: s.Name, Table: table{Header: t.Header, Rows: t.Rows}}
+		sv := scenarioView{Name: s.Name, Table: scenarioTable(s)}
 		if p := filepath.Join(plots, s.Plot); exists(p) {
 			sv.Plot = p
 		}
 		g.Scenarios = append(g.Scenarios, sv)
 	}
 	return g
+}
+
+// scenarioTable lays a scenario's results out, the oracle first, with the
+// columns of the results' own tables (whose README explains them) and the
+// report's number formats.
+func scenarioTable(s eval.ScenarioResult) table {
+	t := table{Header: []string{"controller", "throughput", "vs oracle", "p50 wait", "p99 wait", "worker-s", "vs oracle",
+		"rejected", "flaps/min", "resizes", "final", "settle up", "settle down", "overshoot", "offset"}}
+	o := s.Oracle
+	settle := func(d time.Duration, steps int) string {
+		switch {
+		case steps == 0:
+			return "–"
+		case d == eval.Never:
+			return "never"
+		}
+		return formatTime(d)
+	}
+	for i, r := range append([]eval.Result{o}, s.Runs...) {
+		name := r.Controller
+		if i == 0 {
+			name = "oracle (" + name + ")"
+		}
+		overshoot, offset := "–", "–"
+		if s.StepsUp > 0 {
+			overshoot = formatChange(r.Overshoot)
+		}
+		if r.Offset != nil {
+			offset = formatChange(*r.Offset)
+		}
+		t.Rows = append(t.Rows, []string{name, formatRate(r.Throughput), formatRatio(r.Throughput / o.Throughput),
+			formatTime(r.WaitP50), formatTime(r.WaitP99), formatCount(r.WorkerSeconds), formatRatio(r.WorkerSeconds / o.WorkerSeconds),
+			formatCount(float64(r.Rejected)), formatCount(r.Flaps), formatCount(float64(r.Resizes)), formatCount(float64(r.Final)),
+			settle(r.SettleUp, s.StepsUp), settle(r.SettleDown, s.StepsDown), overshoot, offset})
+	}
+	return t
 }
 
 // plural says n things: "1 round", "3 rounds".
