@@ -147,13 +147,11 @@ type actorsOutcome struct {
 	results *actorResults
 	raw     string // benchstat-format file
 	data    string // JSON
-	elapsed time.Duration
 }
 
 // runActors builds the actor benchmarks from the source tree at root and
 // runs them in rounds.
-func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) {
-	start := time.Now()
+func runActors(c config, root string, prog progress, stdout io.Writer) (*actorsOutcome, error) {
 	dir := filepath.Join(root, "bench", "actors")
 	bin, err := filepath.Abs(filepath.Join(c.out, "actors.test"))
 	if err != nil {
@@ -166,10 +164,9 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 		total += g.time
 	}
 	total *= time.Duration(rounds)
-	prog := newProgress("actors", c.plain, stdout)
-	// The build is not in the estimate (the first one fetches and
-	// compiles protoactor-go and GoAkt): the stage's time starts after it.
-	prog.Update(0, total, "building bench/actors (the first build fetches and compiles protoactor-go and GoAkt: a few minutes)")
+	// The build is not in the estimate: the first one fetches and
+	// compiles protoactor-go and GoAkt, which takes minutes.
+	prog.Building("bench/actors (a first build fetches and compiles protoactor-go and GoAkt: minutes)")
 	build := exec.Command("go", "test", "-c", "-o", bin, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
@@ -177,7 +174,7 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 		return nil, fmt.Errorf("building bench/actors: %v\n%s", err, out)
 	}
 	defer os.Remove(bin)
-	prog.Restart()
+	prog.Built()
 	var raw bytes.Buffer
 	outs := make([][]byte, 0, rounds)
 	var done time.Duration
@@ -216,7 +213,6 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 	if err := os.WriteFile(o.data, append(js, '\n'), 0o644); err != nil {
 		return nil, err
 	}
-	o.elapsed = time.Since(start)
 	fmt.Fprintf(stdout, "\nActors. Machine: %s. %s.\n\n", res.Machine, res.Note())
 	if err := renderText(stdout, "actors", res); err != nil {
 		return nil, err

@@ -119,9 +119,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		o.errs = append(o.errs, msg)
 	}
 	for _, stage := range c.stages() {
+		// The stage's progress is its clock: the time it prints at the end
+		// is the time the report shows.
+		prog := newProgress(stage, c.plain, stdout, start)
 		switch stage {
 		case "bench":
-			if o.bench, err = runBench(c, stdout); err != nil {
+			if o.bench, err = runBench(c, prog, stdout); err != nil {
 				fail("bench", err)
 			}
 			if o.bench != nil {
@@ -130,22 +133,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		case "actors":
-			if o.actors, err = runActors(c, root, stdout); err != nil {
+			if o.actors, err = runActors(c, root, prog, stdout); err != nil {
 				fail("actors", err)
 			}
 		case "spec":
-			if o.spec, err = runSpec(c, root, stdout); err != nil {
+			if o.spec, err = runSpec(c, root, prog, stdout); err != nil {
 				fail("spec", err)
 			}
 		case "autoscale":
-			if o.autoscale, err = runAutoscale(c, root, stdout); err != nil {
+			if o.autoscale, err = runAutoscale(c, root, prog, stdout); err != nil {
 				fail("autoscale", err)
 			}
 		case "compare":
-			if o.compare, err = runCompare(c, root, stdout); err != nil {
+			if o.compare, err = runCompare(c, root, prog, stdout); err != nil {
 				fail("compare", err)
 			}
 		}
+		prog.Finish()
+		o.times = append(o.times, prog.Took())
 	}
 	o.elapsed = time.Since(start)
 	if c.command == "report" {
@@ -153,7 +158,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fail("report", err)
 		} else {
-			fmt.Fprintf(stdout, "\nReport: %s (%s)\n", path, o.elapsed.Round(time.Second))
+			fmt.Fprintf(stdout, "\nReport: %s (%s: %s)\n", path, formatTime(o.elapsed), stageTimes(o.times))
 		}
 		if c.readme != "" {
 			if err := updateReadme(c, root, o); err != nil {
@@ -181,7 +186,10 @@ type outcomes struct {
 	autoscale *autoscaleOutcome
 	compare   *compareOutcome
 	errs      []string
-	elapsed   time.Duration
+	// times are the stages' times, in the order they ran; elapsed the
+	// whole run's.
+	times   []stageTime
+	elapsed time.Duration
 }
 
 // minutes says roughly how long d is, for people.

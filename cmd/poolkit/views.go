@@ -233,7 +233,6 @@ const overviewNote = "Time per op relative to poolkit: the ratio of the medians 
 
 // specView is what the conformance suite found.
 type specView struct {
-	Elapsed string
 	// Passed: the suite agreed with the recorded divergences.
 	Passed  bool
 	Matrix  table
@@ -318,9 +317,9 @@ func newSpecView(r spectest.Report) specView {
 
 // autoscaleView is what the autoscaler scenarios found.
 type autoscaleView struct {
-	Note, Elapsed string
-	Passed        bool
-	Groups        []scenarioGroup
+	Note   string
+	Passed bool
+	Groups []scenarioGroup
 	// About is the repository's description of the scenarios and the
 	// columns ("" when not found).
 	About string
