@@ -102,8 +102,8 @@ func runSpec(c config, root string, prog progress, stdout io.Writer) (*specOutco
 		return nil, err
 	}
 	if !passed {
-		fmt.Fprintf(stdout, "The suite found results that differ from the recorded ones (marked \"unexpected\" or \"was ✗\"); it printed:\n%s\n",
-			strings.Join(tail, "\n"))
+		fmt.Fprintf(stdout, "The suite found results that differ from the recorded ones (marked %s); it printed:\n%s\n",
+			o.view.DifferMarks(), strings.Join(tail, "\n"))
 	}
 	return o, nil
 }

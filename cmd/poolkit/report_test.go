@@ -263,7 +263,7 @@ func TestReportLinks(t *testing.T) {
 		}
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
-	for _, m := range spectest.Marks {
+	for _, m := range o.spec.view.Legend {
 		if !strings.Contains(string(html), "<td>"+m.Mark+"</td><td>"+m.Meaning) {
 			t.Errorf("the report does not explain the mark %s", m.Mark)
 		}

@@ -234,15 +234,75 @@ const overviewNote = "Time per op relative to poolkit: the ratio of the medians 
 // specView is what the conformance suite found.
 type specView struct {
 	// Passed: the suite agreed with the recorded divergences.
-	Passed  bool
-	Matrix  table
+	Passed bool
+	// Matrix has a row per clause: its name, its level and a mark per
+	// implementation, whose names head the columns; Legend says what the
+	// marks mean. The marks are the suite's, the long ones shortened
+	// (narrowMarks): with them a matrix of seventeen pools is twice as
+	// wide as a page.
+	Matrix table
+	Legend []spectest.Legend
+	// Columns gives each implementation a letter, for the terminal, where
+	// even the names of the pools would not fit above their columns.
+	Columns []column
 	Clauses int
 	Failing []failing
-	Legend  []spectest.Legend
 	Notes   []implNotes
 	// JSON is the suite's report as it wrote it; Spec and MatrixMD are the
 	// repository's SPEC.md and MATRIX.md ("" when not found).
 	JSON, Spec, MatrixMD string
+}
+
+// column names the implementation under a column's letter.
+type column struct{ Code, Impl string }
+
+// Lettered is the matrix with the implementations' letters for names.
+func (v specView) Lettered() table {
+	t := table{Header: slices.Clone(v.Matrix.Header), Rows: v.Matrix.Rows}
+	for i, c := range v.Columns {
+		t.Header[2+i] = c.Code
+	}
+	return t
+}
+
+// ColumnLegend says which implementation each letter stands for:
+// "A poolkit", "B ants"...
+func (v specView) ColumnLegend() []string {
+	s := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		s[i] = c.Code + " " + c.Impl
+	}
+	return s
+}
+
+// narrowMarks shorten the suite's long marks, to two characters at most.
+var narrowMarks = map[string]string{
+	"n.a.":           "-",
+	"✗ (unexpected)": "✗!",
+	"✓ (was ✗)":      "✓!",
+}
+
+// DifferMarks names the marks of the results that differ from the
+// recorded ones: "“✗!” or “✓!”".
+func (specView) DifferMarks() string {
+	return fmt.Sprintf("“%s” or “%s”", narrowMark(spectest.Result{Status: spectest.Fail}.Mark()),
+		narrowMark(spectest.Result{Status: spectest.XPass}.Mark()))
+}
+
+// narrowMark is mark as the matrix shows it.
+func narrowMark(mark string) string {
+	if m, ok := narrowMarks[mark]; ok {
+		return m
+	}
+	return mark
+}
+
+// columnCode is the letter of the i-th column: A to Z, then AA, AB...
+func columnCode(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return columnCode(i/26-1) + columnCode(i%26)
 }
 
 // failing is how many clauses one implementation fails.
@@ -265,16 +325,24 @@ type clauseNote struct {
 
 // FailingLine lists the failure counts: "poolkit 0, ants 13 (of 48)".
 func (v specView) FailingLine() string {
+	return fmt.Sprintf("%s (of %d)", strings.Join(v.FailingCounts(), ", "), v.Clauses)
+}
+
+// FailingCounts are the failure counts one by one: "poolkit 0".
+func (v specView) FailingCounts() []string {
 	var s []string
 	for _, f := range v.Failing {
 		s = append(s, fmt.Sprintf("%s %d", f.Impl, f.N))
 	}
-	return fmt.Sprintf("%s (of %d)", strings.Join(s, ", "), v.Clauses)
+	return s
 }
 
 // newSpecView lays out the conformance suite's report.
 func newSpecView(r spectest.Report) specView {
-	v := specView{Clauses: len(r.Clauses), Legend: spectest.Marks, Matrix: table{Header: []string{"clause", "level"}}}
+	v := specView{Clauses: len(r.Clauses), Matrix: table{Header: []string{"clause", "level"}}}
+	for _, l := range spectest.Marks {
+		v.Legend = append(v.Legend, spectest.Legend{Mark: narrowMark(l.Mark), Meaning: l.Meaning})
+	}
 	byClause := map[string]map[string]spectest.Result{}
 	for _, ir := range r.Implementations {
 		v.Matrix.Header = append(v.Matrix.Header, ir.Name)
@@ -291,7 +359,7 @@ func newSpecView(r spectest.Report) specView {
 			if !ok || res.Note == "" || res.Status == spectest.NA {
 				continue
 			}
-			n := clauseNote{ID: c.ID, Mark: res.Mark(), Note: res.Note}
+			n := clauseNote{ID: c.ID, Mark: narrowMark(res.Mark()), Note: res.Note}
 			if res.Status == spectest.Fail || res.Status == spectest.XFail {
 				n.Repro = fmt.Sprintf("go test ./compat -run '^TestConformance$/^%s$/^%s-' -v", ir.Name, c.ID)
 			}
@@ -306,11 +374,14 @@ func newSpecView(r spectest.Report) specView {
 		for _, ir := range r.Implementations {
 			mark := ""
 			if res, ok := byClause[c.ID][ir.Name]; ok {
-				mark = res.Mark()
+				mark = narrowMark(res.Mark())
 			}
 			row = append(row, mark)
 		}
 		v.Matrix.Rows = append(v.Matrix.Rows, row)
+	}
+	for i, ir := range r.Implementations {
+		v.Columns = append(v.Columns, column{columnCode(i), ir.Name})
 	}
 	return v
 }
