@@ -138,7 +138,7 @@ func (p *stageProgress) Built() {
 	now := time.Now()
 	took := now.Sub(p.buildFrom)
 	p.build += took
-	p.screen.show(fmt.Sprintf("%sbuilt %s in %s", p.prefix(now), p.building, clock(took)), 0, p.total, true)
+	p.screen.show(fmt.Sprintf("%sbuilt in %s", p.prefix(now), formatTime(took)), 0, p.total, true)
 	p.building, p.work = "", now
 }
 

@@ -90,7 +90,7 @@ func TestPlainProgress(t *testing.T) {
 		want := "[1m30s] actors: building bench/actors, 0s so far\n" +
 			"[1m40s] actors: building bench/actors, 10s so far\n" +
 			"[1m50s] actors: building bench/actors, 20s so far\n" +
-			"[1m55s] actors: built bench/actors in 25s\n" +
+			"[1m55s] actors: built in 25.2s\n" +
 			"[2m6s] actors:   0%, about 1m40s left; now: round 1/3: A\n" +
 			"[2m16s] actors:  50%, about 21s left; now: round 2/3: B\n" +
 			"[2m20s] actors: took 50.2s (building 25.2s)\n"
