@@ -147,13 +147,11 @@ type actorsOutcome struct {
 	results *actorResults
 	raw     string // benchstat-format file
 	data    string // JSON
-	elapsed time.Duration
 }
 
 // runActors builds the actor benchmarks from the source tree at root and
 // runs them in rounds.
-func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) {
-	start := time.Now()
+func runActors(c config, root string, prog progress, stdout io.Writer) (*actorsOutcome, error) {
 	dir := filepath.Join(root, "bench", "actors")
 	bin, err := filepath.Abs(filepath.Join(c.out, "actors.test"))
 	if err != nil {
@@ -166,10 +164,9 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 		total += g.time
 	}
 	total *= time.Duration(rounds)
-	prog := newProgress("actors", c.plain, stdout)
-	// The build is not in the estimate (the first one fetches and
-	// compiles protoactor-go and GoAkt): the stage's time starts after it.
-	prog.Update(0, total, "building bench/actors (the first build fetches and compiles protoactor-go and GoAkt: a few minutes)")
+	// The build is not in the estimate: the first one fetches and
+	// compiles protoactor-go and GoAkt, which takes minutes.
+	prog.Building("bench/actors (a first build fetches and compiles protoactor-go and GoAkt: minutes)")
 	build := exec.Command("go", "test", "-c", "-o", bin, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
@@ -177,7 +174,7 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 		return nil, fmt.Errorf("building bench/actors: %v\n%s", err, out)
 	}
 	defer os.Remove(bin)
-	prog.Restart()
+	prog.Built()
 	var raw bytes.Buffer
 	outs := make([][]byte, 0, rounds)
 	var done time.Duration
@@ -216,7 +213,6 @@ func runActors(c config, root string, stdout io.Writer) (*actorsOutcome, error) 
 	if err := os.WriteFile(o.data, append(js, '\n'), 0o644); err != nil {
 		return nil, err
 	}
-	o.elapsed = time.Since(start)
 	fmt.Fprintf(stdout, "\nActors. Machine: %s. %s.\n\n", res.Machine, res.Note())
 	if err := renderText(stdout, "actors", res); err != nil {
 		return nil, err
@@ -345,15 +341,18 @@ func (r actorRow) Cell(impl string) string {
 	if !ok {
 		return ""
 	}
-	s := formatFigure(c.Median, r.Metric)
+	s := metricOf(r.Metric).format(c.Median)
 	switch {
 	case c.AdvantageHi > 0:
-		s += fmt.Sprintf(" (%.2fx, %.2f–%.2f)", c.Advantage, c.AdvantageLo, c.AdvantageHi)
+		s += fmt.Sprintf(" (%s, %s)", formatRatio(c.Advantage), formatRatioRange(c.AdvantageLo, c.AdvantageHi))
 	case c.Advantage > 0:
-		s += fmt.Sprintf(" (%.2fx)", c.Advantage)
+		s += fmt.Sprintf(" (%s)", formatRatio(c.Advantage))
 	}
 	return s
 }
+
+// Label names the row's metric, whose unit is in its values.
+func (r actorRow) Label() string { return metricOf(r.Metric).label }
 
 // Direction says which way the row's metric points.
 func (r actorRow) Direction() string {
@@ -371,33 +370,4 @@ func (a *actorResults) Compared() []actorRow {
 // Alone are the rows with poolkit's figure only.
 func (a *actorResults) Alone() []actorRow {
 	return slices.DeleteFunc(slices.Clone(a.Rows), func(r actorRow) bool { return len(r.Cells) >= 2 })
-}
-
-// formatFigure prints a figure with three significant digits and a scale
-// suffix: 13.3M msg/s, 10.7µs, 509 B.
-func formatFigure(v float64, unit string) string {
-	switch {
-	case strings.HasSuffix(unit, "-ns"):
-		return (time.Duration(v) * time.Nanosecond).Round(roundTo(v)).String()
-	case strings.HasSuffix(unit, "msg/s"):
-		switch {
-		case v >= 1e6:
-			return fmt.Sprintf("%.2fM", v/1e6)
-		case v >= 1e3:
-			return fmt.Sprintf("%.0fk", v/1e3)
-		}
-	case unit == "goroutines/actor":
-		return fmt.Sprintf("%.3g", v)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-// roundTo keeps three significant digits of a duration in nanoseconds.
-func roundTo(ns float64) time.Duration {
-	d := time.Duration(1)
-	for ns >= 1000 {
-		ns /= 10
-		d *= 10
-	}
-	return d
 }

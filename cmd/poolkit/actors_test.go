@@ -71,7 +71,7 @@ func TestSummarizeActors(t *testing.T) {
 	if err := renderText(&text, "actors", res); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"3.00M", "2.50M (1.20x)", "24µs (4.00x)", "p99-ns (lower is better)", "poolkit alone", "200µs"} {
+	for _, want := range []string{"3.00M/s", "2.50M/s (1.20x)", "24.0µs (4.00x)", "p99 (lower is better)", "poolkit alone", "200µs"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, text.String())
 		}

@@ -73,7 +73,7 @@ func ratioChart(w workloadView) []byte {
 			fmt.Fprintf(&b, `<path d="M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fV%.1f" stroke="#333" fill="none"/>`+"\n",
 				x(r.Lo), mid-4, mid+4, x(r.Lo), mid, x(r.Hi), x(r.Hi), mid-4, mid+4)
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">%.2f× (%s)</text>`+"\n", labels, y+chartBarH-5, r.Ratio, html.EscapeString(r.Time))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">%s (%s)</text>`+"\n", labels, y+chartBarH-5, formatRatio(r.Ratio), html.EscapeString(r.Time))
 	}
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#c53030" stroke-width="1.5"/>`+"\n", x(1), chartTop-6, x(1), height-24)
 	b.WriteString("</svg>\n")

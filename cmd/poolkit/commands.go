@@ -19,14 +19,11 @@ import (
 type benchOutcome struct {
 	results *bench.Results
 	view    benchView
-	elapsed time.Duration
 }
 
 // runBench runs the comparison, prints its tables and writes the raw
 // results and one chart per workload into c.out.
-func runBench(c config, stdout io.Writer) (*benchOutcome, error) {
-	start := time.Now()
-	prog := newProgress("bench", c.plain, stdout)
+func runBench(c config, prog progress, stdout io.Writer) (*benchOutcome, error) {
 	opts := c.benchOptions()
 	opts.Progress = benchProgress(prog, c.full)
 	res, err := bench.Compare(opts)
@@ -52,7 +49,6 @@ func runBench(c config, stdout io.Writer) (*benchOutcome, error) {
 			return nil, err
 		}
 	}
-	o.elapsed = time.Since(start)
 	return o, renderText(stdout, "bench", o.view)
 }
 
@@ -81,18 +77,15 @@ func benchProgress(prog progress, full bool) func(done int, plan []bench.Step) {
 
 // specOutcome is what the conformance suite found.
 type specOutcome struct {
-	view    specView
-	elapsed time.Duration
+	view specView
 }
 
 // runSpec runs the conformance suite over every implementation, which
 // writes its report as JSON, and prints the matrix.
-func runSpec(c config, root string, stdout io.Writer) (*specOutcome, error) {
-	start := time.Now()
+func runSpec(c config, root string, prog progress, stdout io.Writer) (*specOutcome, error) {
 	js := absPath(filepath.Join(c.out, "matrix.json"))
 	_ = os.Remove(js)
-	prog := newProgress("spec", c.plain, stdout)
-	passed, tail, err := goTest(filepath.Join(root, "compat"), ".",
+	passed, tail, err := goTest(filepath.Join(root, "compat"), "compat", ".",
 		[]string{"-run", "^(TestConformance|TestMatrixUpToDate)$"},
 		[]string{"-matrix-json", js}, prog, c.stageTime("spec"))
 	if err != nil {
@@ -102,30 +95,28 @@ func runSpec(c config, root string, stdout io.Writer) (*specOutcome, error) {
 	if err := readJSON(js, &rep); err != nil {
 		return nil, fmt.Errorf("the conformance suite wrote no report (%v); it printed:\n%s", err, strings.Join(tail, "\n"))
 	}
-	o := &specOutcome{view: newSpecView(rep), elapsed: time.Since(start)}
-	o.view.Passed, o.view.Elapsed, o.view.JSON = passed, o.elapsed.Round(time.Second).String(), js
+	o := &specOutcome{view: newSpecView(rep)}
+	o.view.Passed, o.view.JSON = passed, js
 	o.view.Spec, o.view.MatrixMD = existing(filepath.Join(root, "SPEC.md")), existing(filepath.Join(root, "MATRIX.md"))
 	if err := renderText(stdout, "spec", o.view); err != nil {
 		return nil, err
 	}
 	if !passed {
-		fmt.Fprintf(stdout, "The suite found results that differ from the recorded ones (marked \"unexpected\" or \"was ✗\"); it printed:\n%s\n",
-			strings.Join(tail, "\n"))
+		fmt.Fprintf(stdout, "The suite found results that differ from the recorded ones (marked %s); it printed:\n%s\n",
+			o.view.DifferMarks(), strings.Join(tail, "\n"))
 	}
 	return o, nil
 }
 
 // autoscaleOutcome is what the autoscaler scenarios found.
 type autoscaleOutcome struct {
-	view    autoscaleView
-	elapsed time.Duration
+	view autoscaleView
 }
 
 // runAutoscale runs the I/O scenarios in fake time (seconds) and, with
 // -full, the real-time ones (CPU-bound work, and I/O beside busy CPUs) in real time (about 16 minutes); the tests
 // write their results as JSON and draw a plot per scenario.
-func runAutoscale(c config, root string, stdout io.Writer) (*autoscaleOutcome, error) {
-	start := time.Now()
+func runAutoscale(c config, root string, prog progress, stdout io.Writer) (*autoscaleOutcome, error) {
 	plots := absPath(filepath.Join(c.out, "autoscale"))
 	if err := os.MkdirAll(plots, 0o755); err != nil {
 		return nil, err
@@ -141,8 +132,7 @@ func runAutoscale(c config, root string, stdout io.Writer) (*autoscaleOutcome, e
 	for _, f := range files {
 		_ = os.Remove(f)
 	}
-	prog := newProgress("autoscale", c.plain, stdout)
-	passed, tail, err := goTest(filepath.Join(root, "autoscale", "eval"), ".", goFlags, args, prog, c.stageTime("autoscale"))
+	passed, tail, err := goTest(filepath.Join(root, "autoscale", "eval"), "autoscale/eval", ".", goFlags, args, prog, c.stageTime("autoscale"))
 	if err != nil {
 		return nil, err
 	}
@@ -163,8 +153,6 @@ func runAutoscale(c config, root string, stdout io.Writer) (*autoscaleOutcome, e
 		}
 		o.view.Groups = append(o.view.Groups, newScenarioGroup(r, f, plots, func(p string) bool { return existing(p) != "" }))
 	}
-	o.elapsed = time.Since(start)
-	o.view.Elapsed = o.elapsed.Round(time.Second).String()
 	if err := renderText(stdout, "autoscale", o.view); err != nil {
 		return nil, err
 	}

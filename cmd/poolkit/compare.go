@@ -43,16 +43,14 @@ var errInterrupted = errors.New("interrupted")
 
 // compareOutcome is what compare measured and wrote.
 type compareOutcome struct {
-	view    compareView
-	elapsed time.Duration
+	view compareView
 }
 
 // runCompare runs the comparison of c, with the working tree at root,
 // prints its tables and writes the raw results into c.out. An interrupt
 // (SIGINT, SIGTERM) stops the benchmarks and the builds; the worktree and
 // the scratch modules are removed on every return.
-func runCompare(c config, root string, stdout io.Writer) (o *compareOutcome, err error) {
-	start := time.Now()
+func runCompare(c config, root string, prog progress, stdout io.Writer) (o *compareOutcome, err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer func() {
@@ -118,7 +116,6 @@ func runCompare(c config, root string, stdout io.Writer) (o *compareOutcome, err
 	say("%s on each side at -benchtime %s, alternating: about %s",
 		plural(c.rounds, "run"), c.compare.benchtime, (perRun * time.Duration(2*c.rounds)).Round(time.Second))
 
-	prog := newProgress("compare", c.plain, stdout)
 	raw, err := runRounds(ctx, c, probes, perRun, prog)
 	prog.Finish()
 	if err != nil {
@@ -150,10 +147,9 @@ func runCompare(c config, root string, stdout io.Writer) (o *compareOutcome, err
 		v.Load = "unknown (no /proc/loadavg)"
 	}
 	v.BaseRaw, v.TreeRaw = files[baseSide], files[treeSide]
-	elapsed := time.Since(start)
-	v.Elapsed = elapsed.Round(time.Second).String()
+	v.Elapsed = prog.Took().String()
 	fmt.Fprintln(stdout)
-	return &compareOutcome{view: v, elapsed: elapsed}, renderText(stdout, "compare", v)
+	return &compareOutcome{view: v}, renderText(stdout, "compare", v)
 }
 
 // runRounds runs both sides' benchmarks c.rounds times, the first of

@@ -242,11 +242,11 @@ func (t compareTable) Table() table {
 	for _, r := range t.Rows {
 		out.Rows = append(out.Rows, []string{r.Bench,
 			withSpread(r.Base, cls), withSpread(r.Tree, cls),
-			formatRatio(r.Ratio()), r.Cmp.String(), r.Verdict(t.Unit)})
+			benchstatRatio(r.Ratio()), r.Cmp.String(), r.Verdict(t.Unit)})
 	}
 	if g := t.Geomean; g != nil {
 		out.Rows = append(out.Rows, []string{"geomean",
-			benchunit.Scale(g.Base, cls), benchunit.Scale(g.Tree, cls), formatRatio(ratio(g.Tree, g.Base)), "", ""})
+			benchunit.Scale(g.Base, cls), benchunit.Scale(g.Tree, cls), benchstatRatio(ratio(g.Tree, g.Base)), "", ""})
 	}
 	return out
 }
@@ -256,8 +256,9 @@ func withSpread(s benchmath.Summary, cls benchunit.Class) string {
 	return benchunit.Scale(s.Center, cls) + " ± " + s.PctRangeString()
 }
 
-// formatRatio is a ratio with three decimals, "–" when there is none.
-func formatRatio(r float64) string {
+// benchstatRatio is a ratio as benchstat writes it, with three decimals;
+// "–" when there is none.
+func benchstatRatio(r float64) string {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return "–"
 	}

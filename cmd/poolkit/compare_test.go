@@ -204,11 +204,12 @@ func TestParseArgsCompare(t *testing.T) {
 		{[]string{"compare", "-benchtime", "0x"}, "-benchtime"},
 		{[]string{"compare", "-rounds", "0"}, "want at least 1"},
 		{[]string{"compare", "-full"}, "-full does not apply to compare"},
-		{[]string{"compare", "-workloads", "TinyTasks"}, "-workloads does not apply to compare"},
+		{[]string{"compare", "-workloads", "TinyTasks"}, "-workloads applies to report and bench, not compare"},
 		{[]string{"compare", "-readme", "README.md"}, "-readme applies to report, not compare"},
 		{[]string{"bench", "-base", "main"}, "-base applies to compare, not bench"},
 		{[]string{"-benchtime", "1s"}, "-benchtime applies to compare, not report"},
-		{[]string{"help", "nonsense"}, "unexpected arguments after help"},
+		{[]string{"help", "nonsense"}, "help nonsense: no such command"},
+		{[]string{"help", "bench", "spec"}, "unexpected arguments after help"},
 	} {
 		_, err := parseArgs(c.args)
 		if err == nil {
@@ -219,8 +220,8 @@ func TestParseArgsCompare(t *testing.T) {
 			t.Errorf("%q: %v, want an error saying %q", c.args, err, c.want)
 		}
 	}
-	if _, err := parseArgs([]string{"help", "compare"}); err != errHelp {
-		t.Errorf("help compare: %v, want the usage", err)
+	if c, err := parseArgs([]string{"help", "compare"}); err != errHelp || c.help != "compare" {
+		t.Errorf("help compare: %v for %q, want compare's usage", err, c.help)
 	}
 }
 

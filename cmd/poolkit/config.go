@@ -12,31 +12,35 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/poolkit/poolkit/bench"
 )
 
-const usage = `poolkit measures poolkit against the Go pools people use instead, on this machine.
+// commandDocs says what each command does, in the order the usage lists
+// them.
+var commandDocs = []struct{ name, about string }{
+	{"report", "the quick report: bench, actors, spec and autoscale, as HTML"},
+	{"bench", "comparative benchmarks: medians and ratios to poolkit, raw results for benchstat"},
+	{"actors", "actor benchmarks: poolkit's actorpool against protoactor-go and GoAkt"},
+	{"spec", "the conformance matrix: every SPEC.md clause against every pool"},
+	{"autoscale", "the autoscaler scenarios against a fixed-size oracle and three baselines"},
+	{"compare", "regression guard: poolkit's hot paths (bench/hotpath) at -base against the working tree"},
+	{"help", "this text; help COMMAND: that command's text and flags"},
+}
 
-Usage:
-  poolkit [flags]              quick report (about %s on 2 cores): bench, actors, spec and autoscale, as HTML
-  poolkit [flags] report       the same
-  poolkit [flags] bench        comparative benchmarks: medians and ratios to poolkit, raw results for benchstat
-  poolkit [flags] actors       actor benchmarks: poolkit's actorpool against protoactor-go and GoAkt
-  poolkit [flags] spec         the conformance matrix: every SPEC.md clause against every pool
-  poolkit [flags] autoscale    the autoscaler scenarios against a fixed-size oracle and three baselines
-  poolkit [flags] compare      regression guard: poolkit's hot paths (bench/hotpath) at -base against the working tree
-  poolkit help [command]       this text
+const sourceNote = "report, actors, spec, autoscale and compare run the go command: run poolkit from a clone of its repository."
 
-report, actors, spec, autoscale and compare run the go command: run poolkit from a clone of its repository.
-Flags go before or after the command.
-
-compare builds bench/hotpath against the -base revision (checked out in a temporary git worktree) and against
+const compareAbout = `compare builds bench/hotpath against the -base revision (checked out in a temporary git worktree) and against
 the working tree, runs the two alternately, -rounds times (default %d), and prints each benchmark's median on
 both sides with its spread, their ratio and the p-value of the difference, as benchstat does; the raw results
 go to -out as compare-base.txt and compare-tree.txt. Its figures need an idle machine.
+`
 
-Flags:
+// exitNote says what the exit status means, and why a go run user sees
+// another one.
+const exitNote = `Exit status: 0; 1 when a stage could not run or one of poolkit's own runs failed; 2 for a bad command
+line. go run reports a status other than 0 as "exit status N" and exits 1 itself.
 `
 
 // config is what the command line asks for.
@@ -58,6 +62,8 @@ type config struct {
 	plain bool
 	// compare is what the compare command compares; zero for the others.
 	compare compareConfig
+	// help is the command whose usage was asked for ("" for all of them).
+	help string
 }
 
 // compareConfig is what the compare command runs: bench/hotpath at base
@@ -80,6 +86,8 @@ const compareRounds = 6
 // to few.
 var onlyFor = map[string][]string{
 	"readme":    {"report"},
+	"workloads": {"report", "bench"},
+	"actors":    {"report", "actors"},
 	"base":      {"compare"},
 	"bench":     {"compare"},
 	"benchtime": {"compare"},
@@ -87,9 +95,7 @@ var onlyFor = map[string][]string{
 
 // notFor names the commands a flag does not apply to.
 var notFor = map[string][]string{
-	"full":      {"compare"},
-	"workloads": {"compare"},
-	"actors":    {"compare"},
+	"full": {"compare"},
 }
 
 // errHelp asks for the usage text, on stdout, and exit status 0.
@@ -115,16 +121,76 @@ func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors *string) {
 	return fs, rounds, workloads, actors
 }
 
-// writeUsage writes the usage text and the flags.
-func writeUsage(w io.Writer) {
+// writeUsage writes the usage text for command, or for every command when
+// command is "" or help; name is how the user runs poolkit.
+func writeUsage(w io.Writer, name, command string) {
 	var c config
 	fs, _, _, _ := flags(&c)
-	fs.SetOutput(w)
 	quick := config{command: "report", rounds: 3}
-	fmt.Fprintf(w, usage, minutes(quick.estimate()), compareRounds)
-	fs.PrintDefaults()
 	full := config{command: "report", rounds: 10, full: true}
-	fmt.Fprintf(w, "\nThe full report takes about %s.\n", minutes(full.estimate()))
+	if command != "" && command != "help" {
+		writeCommandUsage(w, fs, name, command)
+		return
+	}
+	fmt.Fprintf(w, "poolkit measures poolkit against the Go pools people use instead, on this machine.\n\nUsage:\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, d := range commandDocs {
+		about, args := d.about, "[flags] "+d.name
+		switch d.name {
+		case "report":
+			about, args = fmt.Sprintf("%s (about %s on 2 cores)", about, minutes(quick.estimate())), "[flags] [report]"
+		case "help":
+			args = "help [command]"
+		}
+		fmt.Fprintf(tw, "  %s %s\t%s\n", name, args, about)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%s\nFlags go before or after the command.\n\n", sourceNote)
+	fmt.Fprintf(w, compareAbout, compareRounds)
+	fmt.Fprintf(w, "\nFlags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nThe full report takes about %s.\n%s", minutes(full.estimate()), exitNote)
+}
+
+// writeCommandUsage writes one command's usage: what it does, how long it
+// takes, and the flags it accepts.
+func writeCommandUsage(w io.Writer, fs *flag.FlagSet, name, command string) {
+	i := slices.IndexFunc(commandDocs, func(d struct{ name, about string }) bool { return d.name == command })
+	about := commandDocs[i].about
+	quick := config{command: command, rounds: 3}
+	full := config{command: command, rounds: 10, full: true}
+	fmt.Fprintf(w, "Usage: %s [flags] %s\n\n%s%s.\n", name, command, strings.ToUpper(about[:1]), about[1:])
+	switch command {
+	case "compare":
+		fmt.Fprintf(w, "\n"+compareAbout, compareRounds)
+	default:
+		fmt.Fprintf(w, "It takes about %s on 2 cores once built, about %s with -full.\n",
+			minutes(quick.estimate()), minutes(full.estimate()))
+	}
+	if command != "bench" {
+		fmt.Fprintf(w, "It runs the go command: run it from a clone of poolkit's repository.\n")
+	}
+	// Only the flags the command accepts, from the one set of
+	// declarations.
+	own := flag.NewFlagSet(command, flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if appliesTo(f.Name, command) {
+			own.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	fmt.Fprintf(w, "\nFlags (before or after %s):\n", command)
+	own.SetOutput(w)
+	own.PrintDefaults()
+	fmt.Fprintf(w, "\nEvery command: %s help\n", name)
+}
+
+// appliesTo reports whether the flag name may be given to command.
+func appliesTo(name, command string) bool {
+	if cmds, ok := onlyFor[name]; ok && !slices.Contains(cmds, command) {
+		return false
+	}
+	return !slices.Contains(notFor[name], command)
 }
 
 // parseArgs reads the command line (without the program name) and checks
@@ -139,10 +205,17 @@ func parseArgs(args []string) (config, error) {
 	if fs.NArg() > 0 {
 		c.command = fs.Arg(0)
 		if err := parse(fs, fs.Args()[1:]); err != nil {
+			if errors.Is(err, errHelp) && slices.Contains(commands, c.command) {
+				c.help = c.command // bench -h
+			}
 			return c, err
 		}
-		// "help compare" is help too: the usage covers every command.
-		if c.command == "help" && fs.NArg() == 1 && slices.Contains(commands, fs.Arg(0)) {
+		// "help compare" asks for compare's usage.
+		if c.command == "help" && fs.NArg() == 1 {
+			if !slices.Contains(commands, fs.Arg(0)) {
+				return c, fmt.Errorf("help %s: no such command (want one of %s)", fs.Arg(0), strings.Join(commands, ", "))
+			}
+			c.help = fs.Arg(0)
 			return c, errHelp
 		}
 		if fs.NArg() > 0 {
@@ -158,12 +231,13 @@ func parseArgs(args []string) (config, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	for _, name := range slices.Sorted(maps.Keys(set)) {
-		if cmds, ok := onlyFor[name]; ok && !slices.Contains(cmds, c.command) {
+		if appliesTo(name, c.command) {
+			continue
+		}
+		if cmds, ok := onlyFor[name]; ok {
 			return c, fmt.Errorf("-%s applies to %s, not %s", name, strings.Join(cmds, " and "), c.command)
 		}
-		if slices.Contains(notFor[name], c.command) {
-			return c, fmt.Errorf("-%s does not apply to %s", name, c.command)
-		}
+		return c, fmt.Errorf("-%s does not apply to %s", name, c.command)
 	}
 	switch {
 	case set["rounds"]:

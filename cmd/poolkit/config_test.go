@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -70,24 +71,76 @@ func TestParseArgsRejects(t *testing.T) {
 	}
 }
 
-// TestHelp: "poolkit help", -h and -help print the usage on stdout and
-// exit 0.
+// TestHelp: "poolkit help", -h and -help print the usage of every
+// command on stdout and exit 0.
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"bench", "-h"}, {"help", "compare"}, {"compare", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}} {
 		var stdout, stderr strings.Builder
 		if code := run(args, &stdout, &stderr); code != 0 {
 			t.Errorf("%q exited %d: %s", args, code, stderr.String())
 		}
 		quick, _ := parseArgs(nil)
 		for _, want := range []string{"report", "bench", "spec", "autoscale", "compare", "help", "-full", "-maxprocs", "-workloads",
-			"-base", "-benchtime", "compare-base.txt",
-			"about " + minutes(quick.estimate())} {
+			"-base", "-benchtime", "compare-base.txt", "Exit status", "about " + minutes(quick.estimate())} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%q: the usage does not mention %q:\n%s", args, want, stdout.String())
 			}
 		}
 		if stderr.Len() > 0 {
 			t.Errorf("%q wrote to stderr: %s", args, stderr.String())
+		}
+	}
+}
+
+// TestHelpCommand: help COMMAND and COMMAND -h work for every command and
+// show that command's usage with the flags it accepts, and only those.
+func TestHelpCommand(t *testing.T) {
+	for _, cmd := range commands {
+		for _, args := range [][]string{{"help", cmd}, {cmd, "-h"}} {
+			var stdout, stderr strings.Builder
+			if code := run(args, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+				t.Errorf("%q exited %d: %s", args, code, stderr.String())
+				continue
+			}
+			out := stdout.String()
+			if cmd == "help" {
+				if !strings.Contains(out, "help [command]") {
+					t.Errorf("%q does not show the usage of every command:\n%s", args, out)
+				}
+				continue
+			}
+			if !strings.Contains(out, "[flags] "+cmd+"\n") {
+				t.Errorf("%q does not show %s's usage:\n%s", args, cmd, out)
+			}
+			for _, f := range []string{"readme", "workloads", "actors", "base", "benchtime", "full", "out"} {
+				if got := regexp.MustCompile(`(?m)^  -` + f + `( |$)`).MatchString(out); got != appliesTo(f, cmd) {
+					t.Errorf("%q lists -%s: %v, want %v:\n%s", args, f, got, appliesTo(f, cmd), out)
+				}
+			}
+		}
+	}
+}
+
+// TestBadCommandLineMessage: a mistake is told in one line that names the
+// bad value and the help to read, for the command given.
+func TestBadCommandLineMessage(t *testing.T) {
+	name := invokedAs(os.Args[0])
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-rounds", "0"}, "poolkit: -rounds 0: want at least 1 (usage: " + name + " help)\n"},
+		{[]string{"bench", "-rounds", "zero"}, `poolkit: -rounds "zero": want a whole number of rounds, at least 1 (usage: ` + name + " help bench)\n"},
+		{[]string{"-full=maybe", "spec"}, `poolkit: invalid boolean value "maybe" for -full: parse error (usage: ` + name + " help)\n"},
+		{[]string{"spec", "-full=maybe"}, `poolkit: invalid boolean value "maybe" for -full: parse error (usage: ` + name + " help spec)\n"},
+		{[]string{"benchmark"}, `poolkit: unknown command "benchmark" (want one of report, bench, actors, spec, autoscale, compare, help) (usage: ` + name + " help)\n"},
+	} {
+		var stdout, stderr strings.Builder
+		if code := run(c.args, &stdout, &stderr); code != 2 {
+			t.Errorf("%q exited %d, want 2 as the flag package does", c.args, code)
+		}
+		if stderr.String() != c.want {
+			t.Errorf("%q said\n%q\nwant\n%q", c.args, stderr.String(), c.want)
 		}
 	}
 }
@@ -160,12 +213,16 @@ func TestPlural(t *testing.T) {
 }
 
 // TestInvokedAs: the usage hint names what the user typed: go run for a
-// binary in the go command's build cache, the program's name otherwise.
+// binary in the go command's temporary folder or build cache, the
+// program's name otherwise.
 func TestInvokedAs(t *testing.T) {
 	for argv0, want := range map[string]string{
 		"/tmp/go-build1234/b001/exe/poolkit": "go run ./cmd/poolkit",
-		"/home/me/go/bin/poolkit":            "poolkit",
-		"poolkit":                            "poolkit",
+		// Go 1.24 and later run it from the build cache, wherever GOCACHE is.
+		"/home/me/.cache/go-build/26/267948ee2693a4c4d92a49ae6676b4e5f22be8c9c8f65ac01f9199a9638dae53-d/poolkit": "go run ./cmd/poolkit",
+		"/srv/cache/26/267948ee2693a4c4d92a49ae6676b4e5f22be8c9c8f65ac01f9199a9638dae53-d/poolkit":               "go run ./cmd/poolkit",
+		"/home/me/go/bin/poolkit": "poolkit",
+		"poolkit":                 "poolkit",
 	} {
 		if got := invokedAs(argv0); got != want {
 			t.Errorf("invokedAs(%q) = %q, want %q", argv0, got, want)

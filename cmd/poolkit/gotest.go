@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -49,13 +48,14 @@ type testEvent struct {
 	Output string
 }
 
-// goTest runs `go test -json` on one package of the source tree at root,
-// with goFlags before the package and testArgs after -args. The suites
-// report no share of their work done, so the progress is the time since
-// the tests started (after the build) against expected, with the test
-// running now. It returns whether the tests passed and the last lines
-// they printed (for a report of what went wrong).
-func goTest(root, pkg string, goFlags, testArgs []string, prog progress, expected time.Duration) (passed bool, tail []string, err error) {
+// goTest runs `go test -json` on one package of the source tree at root
+// (what names it for people), with goFlags before the package and
+// testArgs after -args. The suites report no share of their work done, so
+// the progress is the time since the tests started (after the build)
+// against expected, with the test running now. It returns whether the
+// tests passed and the last lines they printed (for a report of what went
+// wrong).
+func goTest(root, what, pkg string, goFlags, testArgs []string, prog progress, expected time.Duration) (passed bool, tail []string, err error) {
 	args := append([]string{"test", "-json", "-count=1"}, goFlags...)
 	args = append(args, pkg)
 	if len(testArgs) > 0 {
@@ -69,38 +69,12 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress, expecte
 	if err != nil {
 		return false, nil, err
 	}
+	prog.Building("the tests of " + what)
 	if err := cmd.Start(); err != nil {
+		prog.Finish()
 		return false, nil, err
 	}
-	// A test may run for minutes without a word (the CPU-bound scenarios
-	// do): a ticker keeps the progress alive meanwhile.
-	var (
-		mu      sync.Mutex
-		started bool
-		last    = "building " + filepath.Base(root)
-	)
-	show := func() {
-		mu.Lock()
-		l := last
-		mu.Unlock()
-		prog.Update(-1, expected, l)
-	}
-	stopTicker := make(chan struct{})
-	tickerDone := make(chan struct{})
-	go func() {
-		defer close(tickerDone)
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stopTicker:
-				return
-			case <-tick.C:
-				show()
-			}
-		}
-	}()
-	show()
+	started := false
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -113,21 +87,16 @@ func goTest(root, pkg string, goFlags, testArgs []string, prog progress, expecte
 		case "output":
 			tail = keepTail(tail, strings.TrimRight(ev.Output, "\n"))
 		case "start", "run":
-			mu.Lock()
 			if !started {
 				started = true
-				prog.Restart()
+				prog.Built()
 			}
 			if ev.Test != "" {
-				last = ev.Test
+				prog.Update(-1, expected, ev.Test)
 			}
-			mu.Unlock()
 		}
 	}
 	err = cmd.Wait()
-	close(stopTicker)
-	<-tickerDone
-	prog.Update(expected, expected, "")
 	prog.Finish()
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if line != "" {

@@ -14,7 +14,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,14 +27,20 @@ import (
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // invokedAs is how the user started this program, for the messages that
-// tell them what to type next: a binary built by go run lives in the go
-// command's temporary build directory, and its user typed go run.
+// tell them what to type next. A binary built by go run lives in the go
+// command's temporary build directory (go-build...), or since Go 1.24 in
+// its build cache, wherever GOCACHE is, as XX/HASH-d/NAME; its user typed
+// go run.
 func invokedAs(argv0 string) string {
-	if strings.Contains(filepath.ToSlash(argv0), "/go-build") {
+	if p := filepath.ToSlash(argv0); strings.Contains(p, "/go-build") || goRunCached.MatchString(p) {
 		return "go run ./cmd/poolkit"
 	}
 	return "poolkit"
 }
+
+// goRunCached matches the path of an executable in the go command's build
+// cache.
+var goRunCached = regexp.MustCompile(`/[0-9a-f]{2}/[0-9a-f]{64}-d/[^/]+$`)
 
 // run is the whole program. It returns the exit status: 2 for a bad
 // command line, found before anything runs or is written; 1 when a stage
@@ -44,16 +52,23 @@ func invokedAs(argv0 string) string {
 // recorded ones (a pool that changed behaviour): the tables show it, and
 // failing on it is the suites' own job.
 func run(args []string, stdout, stderr io.Writer) int {
+	name := invokedAs(os.Args[0])
 	c, err := parseArgs(args)
 	if errors.Is(err, errHelp) {
-		writeUsage(stdout)
+		writeUsage(stdout, name, c.help)
 		return 0
 	}
 	if err == nil {
 		err = checkFiles(c)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolkit: %v\nRun '%s help' for usage.\n", err, invokedAs(os.Args[0]))
+		// One line, as the flag package's own errors are, with the help
+		// that covers the mistake.
+		help := name + " help"
+		if slices.Contains(commands, c.command) && c.command != "report" && c.command != "help" {
+			help += " " + c.command
+		}
+		fmt.Fprintf(stderr, "poolkit: %v (usage: %s)\n", err, help)
 		return 2
 	}
 	var root string
@@ -104,9 +119,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		o.errs = append(o.errs, msg)
 	}
 	for _, stage := range c.stages() {
+		// The stage's progress is its clock: the time it prints at the end
+		// is the time the report shows.
+		prog := newProgress(stage, c.plain, stdout, start)
 		switch stage {
 		case "bench":
-			if o.bench, err = runBench(c, stdout); err != nil {
+			if o.bench, err = runBench(c, prog, stdout); err != nil {
 				fail("bench", err)
 			}
 			if o.bench != nil {
@@ -115,22 +133,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		case "actors":
-			if o.actors, err = runActors(c, root, stdout); err != nil {
+			if o.actors, err = runActors(c, root, prog, stdout); err != nil {
 				fail("actors", err)
 			}
 		case "spec":
-			if o.spec, err = runSpec(c, root, stdout); err != nil {
+			if o.spec, err = runSpec(c, root, prog, stdout); err != nil {
 				fail("spec", err)
 			}
 		case "autoscale":
-			if o.autoscale, err = runAutoscale(c, root, stdout); err != nil {
+			if o.autoscale, err = runAutoscale(c, root, prog, stdout); err != nil {
 				fail("autoscale", err)
 			}
 		case "compare":
-			if o.compare, err = runCompare(c, root, stdout); err != nil {
+			if o.compare, err = runCompare(c, root, prog, stdout); err != nil {
 				fail("compare", err)
 			}
 		}
+		prog.Finish()
+		o.times = append(o.times, prog.Took())
 	}
 	o.elapsed = time.Since(start)
 	if c.command == "report" {
@@ -138,7 +158,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fail("report", err)
 		} else {
-			fmt.Fprintf(stdout, "\nReport: %s (%s)\n", path, o.elapsed.Round(time.Second))
+			fmt.Fprintf(stdout, "\nReport: %s (%s: %s)\n", path, formatTime(o.elapsed), stageTimes(o.times))
 		}
 		if c.readme != "" {
 			if err := updateReadme(c, root, o); err != nil {
@@ -166,7 +186,10 @@ type outcomes struct {
 	autoscale *autoscaleOutcome
 	compare   *compareOutcome
 	errs      []string
-	elapsed   time.Duration
+	// times are the stages' times, in the order they ran; elapsed the
+	// whole run's.
+	times   []stageTime
+	elapsed time.Duration
 }
 
 // minutes says roughly how long d is, for people.

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/poolkit/poolkit/bench"
+	spectest "github.com/poolkit/poolkit/spec_test"
 )
 
 // recorder is a progress that keeps what it was told.
@@ -15,8 +18,10 @@ type recorder struct{ done, total []time.Duration }
 func (r *recorder) Update(done, total time.Duration, _ string) {
 	r.done, r.total = append(r.done, done), append(r.total, total)
 }
-func (r *recorder) Restart() {}
-func (r *recorder) Finish()  {}
+func (r *recorder) Building(string) {}
+func (r *recorder) Built()          {}
+func (r *recorder) Finish()         {}
+func (r *recorder) Took() stageTime { return stageTime{} }
 
 // TestBenchProgressInTime: the benchmarks' progress counts expected time,
 // not runs. Every light workload's runs come first and are most of the
@@ -62,26 +67,70 @@ func TestBenchProgressInTime(t *testing.T) {
 	}
 }
 
-// TestPlainProgress: the plain lines give the share of the expected time
-// done, the time elapsed and the time left at the pace so far; one line
-// at most every period, and one at the end.
+// TestPlainProgress: while a stage builds, a line says what it builds
+// every period; then the lines give the share of the expected time done
+// and the time left at the pace since the build; each starts with the
+// run's clock; and the end says how long the stage took, build included,
+// which is what the stage reports.
 func TestPlainProgress(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var out strings.Builder
-		p := &plainProgress{stage: "bench", out: &out, every: 10 * time.Second, start: time.Now()}
-		p.Update(0, 100*time.Second, "round 1 W/poolkit")
-		time.Sleep(5 * time.Second)
-		p.Update(10*time.Second, 100*time.Second, "too soon") // within the period: no line
+		run := time.Now().Add(-90 * time.Second) // an earlier stage took 90 s
+		p := newStageProgress("actors", &plainScreen{out: &out, every: 10 * time.Second}, &out, run)
+		p.Building("bench/actors")
+		time.Sleep(25200 * time.Millisecond)
+		p.Built()
+		p.Update(0, 100*time.Second, "round 1/3: A") // within the period: no line of its own
 		time.Sleep(15 * time.Second)
-		// 20 s in, half the expected work done: 20 s left at this pace.
-		p.Update(50*time.Second, 100*time.Second, "round 1 Sleeping1M/poolkit")
-		time.Sleep(20 * time.Second)
+		// Half the expected work done in 15 s: 15 s left at this pace.
+		p.Update(50*time.Second, 100*time.Second, "round 2/3: B")
+		time.Sleep(10 * time.Second)
 		p.Finish()
-		want := "bench:   0%, 0s elapsed, about 1m40s left; now: round 1 W/poolkit\n" +
-			"bench:  50%, 20s elapsed, about 20s left; now: round 1 Sleeping1M/poolkit\n" +
-			"bench: finished in 40s (expected about 1m40s)\n"
+		p.Finish() // once only
+		want := "[1m30s] actors: building bench/actors, 0s so far\n" +
+			"[1m40s] actors: building bench/actors, 10s so far\n" +
+			"[1m50s] actors: building bench/actors, 20s so far\n" +
+			"[1m55s] actors: built in 25.2s\n" +
+			"[2m6s] actors:   0%, about 1m40s left; now: round 1/3: A\n" +
+			"[2m16s] actors:  50%, about 21s left; now: round 2/3: B\n" +
+			"[2m20s] actors: took 50.2s (building 25.2s)\n"
 		if out.String() != want {
 			t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+		}
+		if got := p.Took(); got != (stageTime{"actors", 50200 * time.Millisecond, 25200 * time.Millisecond}) {
+			t.Errorf("Took() = %+v", got)
+		}
+	})
+}
+
+// TestClockOnlyGrows: the time on the lines is the run's, from one stage
+// to the next, including across a stage's build.
+func TestClockOnlyGrows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var out strings.Builder
+		run := time.Now()
+		for _, stage := range []string{"bench", "actors", "spec"} {
+			p := newStageProgress(stage, &plainScreen{out: &out, every: 10 * time.Second}, &out, run)
+			p.Building(stage + "'s tests")
+			time.Sleep(12 * time.Second)
+			p.Built()
+			for i := range 3 {
+				p.Update(time.Duration(i)*time.Second, 3*time.Second, "")
+				time.Sleep(7 * time.Second)
+			}
+			p.Finish()
+		}
+		last := time.Duration(-1)
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			c, _, ok := strings.Cut(strings.TrimPrefix(line, "["), "]")
+			d, err := time.ParseDuration(c)
+			if !ok || err != nil {
+				t.Fatalf("line without the run's clock: %q", line)
+			}
+			if d < last {
+				t.Errorf("the clock went back to %v after %v: %q\n%s", d, last, line, out.String())
+			}
+			last = d
 		}
 	})
 }
@@ -89,15 +138,66 @@ func TestPlainProgress(t *testing.T) {
 // TestStatusWithoutShare: a stage that cannot tell its share done (a test
 // suite) shows its time against the expected, also once past it.
 func TestStatusWithoutShare(t *testing.T) {
+	t0 := time.Now()
+	p := &stageProgress{stage: "spec", run: t0.Add(-time.Minute), work: t0, updated: true, done: -1, total: 35 * time.Second, what: "TestX"}
 	for _, c := range []struct {
 		elapsed time.Duration
 		want    string
 	}{
-		{20 * time.Second, "20s elapsed, expected about 35s"},
-		{70 * time.Second, "1m10s elapsed, expected about 35s"},
+		{20 * time.Second, "[1m20s] spec: 20s of about 35s; now: TestX"},
+		{70 * time.Second, "[2m10s] spec: 1m10s of about 35s; now: TestX"},
 	} {
-		if got := status(-1, 35*time.Second, c.elapsed); got != c.want {
+		if got, _, _ := p.status(t0.Add(c.elapsed)); got != c.want {
 			t.Errorf("status after %v = %q, want %q", c.elapsed, got, c.want)
+		}
+	}
+}
+
+// TestStageTimesAgree: the terminal and the report show one measurement
+// of each stage, written alike.
+func TestStageTimesAgree(t *testing.T) {
+	var terminal strings.Builder
+	var o outcomes
+	synctest.Test(t, func(t *testing.T) {
+		run := time.Now()
+		for _, st := range []struct {
+			stage        string
+			build, total time.Duration
+		}{{"bench", 0, 92 * time.Second}, {"actors", 137 * time.Second, 176 * time.Second}, {"spec", 0, 39 * time.Second}} {
+			p := newStageProgress(st.stage, &plainScreen{out: io.Discard, every: time.Hour}, &terminal, run)
+			if st.build > 0 {
+				p.Building("it")
+				time.Sleep(st.build)
+				p.Built()
+			}
+			p.Update(0, time.Minute, "")
+			time.Sleep(st.total - st.build)
+			p.Finish()
+			o.times = append(o.times, p.Took())
+		}
+		o.elapsed = time.Since(run)
+	})
+	for _, want := range []string{"bench: took 1m32s\n", "actors: took 2m56s (building 2m17s)\n", "spec: took 39.0s\n"} {
+		if !strings.Contains(terminal.String(), want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, terminal.String())
+		}
+	}
+	c, err := parseArgs([]string{"-out", t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.spec = &specOutcome{view: newSpecView(spectest.Report{})}
+	path, err := writeReport(c, t.TempDir(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(quick run, 5m07s: bench 1m32s, actors 2m56s (building 2m17s), spec 39.0s)", "run against every pool (39.0s)"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report lacks %q", want)
 		}
 	}
 }

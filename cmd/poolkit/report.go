@@ -15,21 +15,32 @@ import (
 // reportData is what the HTML report and the README section show.
 type reportData struct {
 	Machine, Generated, Date, Command, Mode, Elapsed string
-	Errors                                           []string
+	// Stages says how long each stage took.
+	Stages string
+	Errors []string
 	// Index is the HTML report.
-	Index string
-	Bench *benchView
-	// BenchElapsed is how long the benchmarks took.
-	BenchElapsed string
-	Actors       *actorsView
-	Spec         *specView
-	Autoscale    *autoscaleView
+	Index     string
+	Bench     *benchView
+	Actors    *actorsView
+	Spec      *specView
+	Autoscale *autoscaleView
+	times     []stageTime
+}
+
+// Took is how long the stage took, as the terminal said it.
+func (d reportData) Took(stage string) string {
+	for _, t := range d.times {
+		if t.Stage == stage {
+			return t.String()
+		}
+	}
+	return "time not measured"
 }
 
 // actorsView is what the actors stage measured, and where it wrote it.
 type actorsView struct {
 	*actorResults
-	Elapsed, Raw, Data string
+	Raw, Data string
 }
 
 // newReportData gathers the views of the stages that ran.
@@ -45,16 +56,18 @@ func newReportData(c config, o outcomes) reportData {
 		Date:      now.Format(time.DateOnly),
 		Command:   commandLine(c),
 		Mode:      mode,
-		Elapsed:   o.elapsed.Round(time.Second).String(),
+		Elapsed:   formatTime(o.elapsed),
+		Stages:    stageTimes(o.times),
 		Errors:    o.errs,
 		Index:     absPath(filepath.Join(c.out, "index.html")),
+		times:     o.times,
 	}
 	if b := o.bench; b != nil {
 		d.Machine = b.view.Machine
-		d.Bench, d.BenchElapsed = &b.view, b.elapsed.Round(time.Second).String()
+		d.Bench = &b.view
 	}
 	if a := o.actors; a != nil {
-		d.Actors = &actorsView{a.results, a.elapsed.Round(time.Second).String(), a.raw, a.data}
+		d.Actors = &actorsView{a.results, a.raw, a.data}
 	}
 	if s := o.spec; s != nil {
 		d.Spec = &s.view

@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,7 +22,51 @@ var textPage = template.Must(template.New("text").Funcs(template.FuncMap{
 	"overviewNote": func() string { return overviewNote },
 	"compareNote":  compareNote,
 	"join":         strings.Join,
+	"narrow":       narrowTable,
+	"wrap":         wrap,
 }).Parse(textTemplates))
+
+// textWidth is the width the widest tables are made to fit.
+const textWidth = 100
+
+// narrowTable aligns a table whose cells are one or two characters with
+// one space between columns, left-aligned: with the two spaces of the
+// other tables, the conformance matrix would not fit textWidth.
+func narrowTable(t table) (string, error) {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return "", err
+	}
+	// Each line ends in the padding of its last cell.
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// wrap lists items after lead, separated by commas, in lines of at most
+// textWidth characters, the later ones indented.
+func wrap(lead string, items []string) string {
+	var b strings.Builder
+	line := lead
+	for i, s := range items {
+		if i < len(items)-1 {
+			s += ","
+		}
+		if len([]rune(line))+1+len([]rune(s)) > textWidth && line != lead {
+			b.WriteString(line + "\n")
+			line = " "
+		}
+		line += " " + s
+	}
+	b.WriteString(line)
+	return b.String()
+}
 
 // renderText writes the named section of the text templates for data.
 func renderText(w io.Writer, section string, data any) error {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
@@ -106,7 +107,10 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 	for i, w := range res.Workloads {
 		cols := res.Columns(w.Name)
 		wv := workloadView{Name: w.Name, About: w.About,
-			Table: table{Header: append([]string{"impl", "time/op", "vs poolkit", "95% interval", "allocs/op", "B/op"}, cols...)}}
+			Table: table{Header: []string{"impl", "time/op", "vs poolkit", "95% interval", "allocs/op", "bytes/op"}}}
+		for _, m := range cols {
+			wv.Table.Header = append(wv.Table.Header, metricOf(m).label)
+		}
 		if i < len(charts) {
 			wv.Chart = charts[i]
 		}
@@ -123,22 +127,22 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 			case s.Runs == s.Failed:
 				row[1], b.NoRatioAs = "failed", "failed"
 			default:
-				row[1], row[2], b.Time = bench.Duration(s.NsPerOp), "-", bench.Duration(s.NsPerOp)
+				row[1], row[2], b.Time = formatDuration(s.NsPerOp), "-", formatDuration(s.NsPerOp)
 				if s.Failed > 0 {
 					row[1] += fmt.Sprintf(" (%d of %d rounds stopped)", s.Failed, s.Runs)
 				}
 				if s.Ratio > 0 {
-					row[2], b.Ratio = fmt.Sprintf("%.2fx", s.Ratio), s.Ratio
+					row[2], b.Ratio = formatRatio(s.Ratio), s.Ratio
 					if r := ratioOf(medianOf(s.Samples), ref[w.Name]); r.finite() && s.Impl != "poolkit" {
-						row[3], b.Lo, b.Hi = fmt.Sprintf("%.2f–%.2f", r.Lo, r.Hi), r.Lo, r.Hi
+						row[3], b.Lo, b.Hi = formatRatioRange(r.Lo, r.Hi), r.Lo, r.Hi
 					}
 				} else {
 					b.NoRatioAs = "no ratio"
 				}
-				row[4], row[5] = fmt.Sprintf("%.0f", s.AllocsPerOp), bench.Bytes(s.BytesPerOp)
+				row[4], row[5] = formatCount(s.AllocsPerOp), formatBytes(s.BytesPerOp)
 				for j, m := range cols {
 					if x, ok := s.Metrics[m]; ok {
-						row[6+j] = bench.Metric(m, x)
+						row[6+j] = metricOf(m).format(x)
 					}
 				}
 			}
@@ -192,7 +196,7 @@ func overview(res *bench.Results, sums []bench.Summary) table {
 		v := "-"
 		switch {
 		case s.Ratio > 0:
-			v = fmt.Sprintf("%.2fx", s.Ratio)
+			v = formatRatio(s.Ratio)
 		case s.Runs == s.Failed && s.Findings == s.Failed:
 			v = "finding"
 		case s.Runs == s.Failed:
@@ -229,17 +233,76 @@ const overviewNote = "Time per op relative to poolkit: the ratio of the medians 
 
 // specView is what the conformance suite found.
 type specView struct {
-	Elapsed string
 	// Passed: the suite agreed with the recorded divergences.
-	Passed  bool
-	Matrix  table
+	Passed bool
+	// Matrix has a row per clause: its name, its level and a mark per
+	// implementation, whose names head the columns; Legend says what the
+	// marks mean. The marks are the suite's, the long ones shortened
+	// (narrowMarks): with them a matrix of seventeen pools is twice as
+	// wide as a page.
+	Matrix table
+	Legend []spectest.Legend
+	// Columns gives each implementation a letter, for the terminal, where
+	// even the names of the pools would not fit above their columns.
+	Columns []column
 	Clauses int
 	Failing []failing
-	Legend  []spectest.Legend
 	Notes   []implNotes
 	// JSON is the suite's report as it wrote it; Spec and MatrixMD are the
 	// repository's SPEC.md and MATRIX.md ("" when not found).
 	JSON, Spec, MatrixMD string
+}
+
+// column names the implementation under a column's letter.
+type column struct{ Code, Impl string }
+
+// Lettered is the matrix with the implementations' letters for names.
+func (v specView) Lettered() table {
+	t := table{Header: slices.Clone(v.Matrix.Header), Rows: v.Matrix.Rows}
+	for i, c := range v.Columns {
+		t.Header[2+i] = c.Code
+	}
+	return t
+}
+
+// ColumnLegend says which implementation each letter stands for:
+// "A poolkit", "B ants"...
+func (v specView) ColumnLegend() []string {
+	s := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		s[i] = c.Code + " " + c.Impl
+	}
+	return s
+}
+
+// narrowMarks shorten the suite's long marks, to two characters at most.
+var narrowMarks = map[string]string{
+	"n.a.":           "-",
+	"✗ (unexpected)": "✗!",
+	"✓ (was ✗)":      "✓!",
+}
+
+// DifferMarks names the marks of the results that differ from the
+// recorded ones: "“✗!” or “✓!”".
+func (specView) DifferMarks() string {
+	return fmt.Sprintf("“%s” or “%s”", narrowMark(spectest.Result{Status: spectest.Fail}.Mark()),
+		narrowMark(spectest.Result{Status: spectest.XPass}.Mark()))
+}
+
+// narrowMark is mark as the matrix shows it.
+func narrowMark(mark string) string {
+	if m, ok := narrowMarks[mark]; ok {
+		return m
+	}
+	return mark
+}
+
+// columnCode is the letter of the i-th column: A to Z, then AA, AB...
+func columnCode(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return columnCode(i/26-1) + columnCode(i%26)
 }
 
 // failing is how many clauses one implementation fails.
@@ -262,16 +325,24 @@ type clauseNote struct {
 
 // FailingLine lists the failure counts: "poolkit 0, ants 13 (of 48)".
 func (v specView) FailingLine() string {
+	return fmt.Sprintf("%s (of %d)", strings.Join(v.FailingCounts(), ", "), v.Clauses)
+}
+
+// FailingCounts are the failure counts one by one: "poolkit 0".
+func (v specView) FailingCounts() []string {
 	var s []string
 	for _, f := range v.Failing {
 		s = append(s, fmt.Sprintf("%s %d", f.Impl, f.N))
 	}
-	return fmt.Sprintf("%s (of %d)", strings.Join(s, ", "), v.Clauses)
+	return s
 }
 
 // newSpecView lays out the conformance suite's report.
 func newSpecView(r spectest.Report) specView {
-	v := specView{Clauses: len(r.Clauses), Legend: spectest.Marks, Matrix: table{Header: []string{"clause", "level"}}}
+	v := specView{Clauses: len(r.Clauses), Matrix: table{Header: []string{"clause", "level"}}}
+	for _, l := range spectest.Marks {
+		v.Legend = append(v.Legend, spectest.Legend{Mark: narrowMark(l.Mark), Meaning: l.Meaning})
+	}
 	byClause := map[string]map[string]spectest.Result{}
 	for _, ir := range r.Implementations {
 		v.Matrix.Header = append(v.Matrix.Header, ir.Name)
@@ -288,7 +359,7 @@ func newSpecView(r spectest.Report) specView {
 			if !ok || res.Note == "" || res.Status == spectest.NA {
 				continue
 			}
-			n := clauseNote{ID: c.ID, Mark: res.Mark(), Note: res.Note}
+			n := clauseNote{ID: c.ID, Mark: narrowMark(res.Mark()), Note: res.Note}
 			if res.Status == spectest.Fail || res.Status == spectest.XFail {
 				n.Repro = fmt.Sprintf("go test ./compat -run '^TestConformance$/^%s$/^%s-' -v", ir.Name, c.ID)
 			}
@@ -303,20 +374,23 @@ func newSpecView(r spectest.Report) specView {
 		for _, ir := range r.Implementations {
 			mark := ""
 			if res, ok := byClause[c.ID][ir.Name]; ok {
-				mark = res.Mark()
+				mark = narrowMark(res.Mark())
 			}
 			row = append(row, mark)
 		}
 		v.Matrix.Rows = append(v.Matrix.Rows, row)
+	}
+	for i, ir := range r.Implementations {
+		v.Columns = append(v.Columns, column{columnCode(i), ir.Name})
 	}
 	return v
 }
 
 // autoscaleView is what the autoscaler scenarios found.
 type autoscaleView struct {
-	Note, Elapsed string
-	Passed        bool
-	Groups        []scenarioGroup
+	Note   string
+	Passed bool
+	Groups []scenarioGroup
 	// About is the repository's description of the scenarios and the
 	// columns ("" when not found).
 	About string
@@ -353,14 +427,49 @@ func newScenarioGroup(r eval.Results, json, plots string, exists func(string) bo
 		g.Time = fmt.Sprintf("real time, GOMAXPROCS=%d, %s", r.GOMAXPROCS, r.Date)
 	}
 	for _, s := range r.Scenarios {
-		t := s.Table()
-		sv := scenarioView{Name: s.Name, Table: table{Header: t.Header, Rows: t.Rows}}
+		sv := scenarioView{Name: s.Name, Table: scenarioTable(s)}
 		if p := filepath.Join(plots, s.Plot); exists(p) {
 			sv.Plot = p
 		}
 		g.Scenarios = append(g.Scenarios, sv)
 	}
 	return g
+}
+
+// scenarioTable lays a scenario's results out, the oracle first, with the
+// columns of the results' own tables (whose README explains them) and the
+// report's number formats.
+func scenarioTable(s eval.ScenarioResult) table {
+	t := table{Header: []string{"controller", "throughput", "vs oracle", "p50 wait", "p99 wait", "worker-s", "vs oracle",
+		"rejected", "flaps/min", "resizes", "final", "settle up", "settle down", "overshoot", "offset"}}
+	o := s.Oracle
+	settle := func(d time.Duration, steps int) string {
+		switch {
+		case steps == 0:
+			return "–"
+		case d == eval.Never:
+			return "never"
+		}
+		return formatTime(d)
+	}
+	for i, r := range append([]eval.Result{o}, s.Runs...) {
+		name := r.Controller
+		if i == 0 {
+			name = "oracle (" + name + ")"
+		}
+		overshoot, offset := "–", "–"
+		if s.StepsUp > 0 {
+			overshoot = formatChange(r.Overshoot)
+		}
+		if r.Offset != nil {
+			offset = formatChange(*r.Offset)
+		}
+		t.Rows = append(t.Rows, []string{name, formatRate(r.Throughput), formatRatio(r.Throughput / o.Throughput),
+			formatTime(r.WaitP50), formatTime(r.WaitP99), formatCount(r.WorkerSeconds), formatRatio(r.WorkerSeconds / o.WorkerSeconds),
+			formatCount(float64(r.Rejected)), formatCount(r.Flaps), formatCount(float64(r.Resizes)), formatCount(float64(r.Final)),
+			settle(r.SettleUp, s.StepsUp), settle(r.SettleDown, s.StepsDown), overshoot, offset})
+	}
+	return t
 }
 
 // plural says n things: "1 round", "3 rounds".
