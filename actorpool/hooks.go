@@ -8,13 +8,13 @@ package actorpool
 type hookPoint uint8
 
 const (
-	hkScheduled hookPoint = iota // a sender won idle -> scheduled and is about to hand the actor over
-	hkYield                      // a turn spent its budget and is about to hand the actor back
-	hkIdle                       // a turn stored idle and is about to look at the mailbox again
-	hkReclaim                    // a turn saw a message after going idle and is about to take the actor back
-	hkStop                       // a stopping actor has closed its mailbox
-	hkRoute                      // a sender read a router's worker set and is about to try it
-	hkPut                        // a sender added its message and is about to wake the actor
-	hkStallSwapped               // a stall tick made the current epoch previous and is about to disarm
+	hkScheduled    hookPoint = iota // a sender won idle -> scheduled and is about to hand the actor over
+	hkYield                         // a turn spent its budget and is about to hand the actor back
+	hkIdle                          // a turn stored idle and is about to look at the mailbox again
+	hkReclaim                       // a turn saw a message after going idle and is about to take the actor back
+	hkStop                          // a stopping actor has closed its mailbox
+	hkRoute                         // a sender read a router's worker set and is about to try it
+	hkPut                           // a sender added its message and is about to wake the actor
+	hkStallSwapped                  // a stall tick made the current epoch previous and is about to disarm
 	numHookPoints
 )

@@ -12,7 +12,7 @@ import (
 // refusing is a contender's pool that refuses every task.
 type refusing struct{}
 
-func (refusing) Submit(func()) error           { return errors.New("refused") }
+func (refusing) Submit(func()) error            { return errors.New("refused") }
 func (refusing) Shutdown(context.Context) error { return nil }
 
 // TestProblem: a contender that misbehaves in a workload fails the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	spectest "github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // wideReport is a conformance report as wide as the real one: seventeen
@@ -20,7 +20,7 @@ func wideReport() spectest.Report {
 	statuses := []spectest.Status{spectest.Pass, spectest.XFail, spectest.NA, spectest.Pass, spectest.Fail, spectest.XPass, spectest.Pass}
 	var r spectest.Report
 	for i := range 48 {
-		r.Clauses = append(r.Clauses, spectest.ClauseInfo{ID: fmt.Sprintf("GOR-%d", i+1), Slug: "no-goroutines-after-close"[:10+i%16], Level: []string{"MUST", "SHOULD", "MAY"}[i%3]})
+		r.Clauses = append(r.Clauses, spectest.ClauseInfo{ID: fmt.Sprintf("GOR-%d", i+1), Slug: "no-goroutines-after-close"[:10+i%16], Level: []spectest.Level{spectest.Must, spectest.Should}[i%2]})
 	}
 	for j, name := range impls {
 		ir := spectest.ImplReport{Name: name}

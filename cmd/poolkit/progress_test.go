@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/bench"
-	spectest "github.com/poolkit/poolkit/spec_test"
+	"github.com/poolkit/poolkit/spectest"
 )
 
 // recorder is a progress that keeps what it was told.
