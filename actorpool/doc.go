@@ -7,8 +7,9 @@
 //
 // An actor is a Behavior and a mailbox, and owns no goroutine. A Tell adds
 // the message and, if the actor was idle, hands the actor to the engine
-// (pool.FuncPool with an unbounded queue, since an actor is queued at most
-// once at a time); a worker then runs the actor's turn, which handles up
+// (poolkit's engine, the one package pool runs on, with an unbounded
+// queue, since an actor is queued at most once at a time); a worker then
+// runs the actor's turn, which handles up
 // to the budget of user messages (WithBudget, default 32), taking system
 // messages (start, stop, restart) before any user message at every
 // dequeue. With messages left at the end of the budget, the actor goes to

@@ -2,8 +2,17 @@
 
 package actorpool
 
-// SetInterleaveSeed installs the seeded yields of hooks_on.go.
-func SetInterleaveSeed(seed uint64) { interleaveSeed.Store(seed) }
+import (
+	"sync"
+
+	"github.com/poolkit/poolkit/internal/interleave"
+)
+
+// SetInterleaveSeed installs an explorer that yields at one protocol step
+// in four, decided by the seed and the step's number (hooks_on.go).
+func SetInterleaveSeed(seed uint64) {
+	current.Store(interleave.New(interleave.Config{Seed: seed, YieldEvery: 4}, hookNames[:]))
+}
 
 // BreakAtIdle holds the first turn that stores idle, right after the
 // store, until resume is closed; reached is closed once a turn is held.
@@ -17,15 +26,37 @@ func BreakAtRoute() (reached, resume chan struct{}) { return breakAtPoint(hkRout
 // it wakes the actor.
 func BreakAtPut() (reached, resume chan struct{}) { return breakAtPoint(hkPut) }
 
+// breakAtPoint holds the first goroutine to reach p until resume is
+// closed; reached is closed once one is held. Without an installed
+// explorer it installs one that pushes nothing.
 func breakAtPoint(p hookPoint) (reached, resume chan struct{}) {
-	b := &breakpoint{at: p, reached: make(chan struct{}), resume: make(chan struct{})}
-	breakAt[p].Store(b)
-	return b.reached, b.resume
+	x := current.Load()
+	if x == nil {
+		current.CompareAndSwap(nil, interleave.New(interleave.Config{}, hookNames[:]))
+		x = current.Load()
+	}
+	reached, resume = make(chan struct{}), make(chan struct{})
+	clear := x.BreakOnce(hookNames[p], func() {
+		close(reached)
+		<-resume
+	})
+	clears.Lock()
+	clears.fs = append(clears.fs, clear)
+	clears.Unlock()
+	return reached, resume
+}
+
+var clears struct {
+	sync.Mutex
+	fs []func()
 }
 
 // ClearBreak removes every breakpoint.
 func ClearBreak() {
-	for i := range breakAt {
-		breakAt[i].Store(nil)
+	clears.Lock()
+	defer clears.Unlock()
+	for _, f := range clears.fs {
+		f()
 	}
+	clears.fs = nil
 }

@@ -10,7 +10,7 @@
 // option, the load-balancing strategies, the error values, the constants,
 // and the default pool's functions (Submit, Running, Cap, Free, Release,
 // ReleaseTimeout, ReleaseContext, Reboot). Each pool is a thin wrapper
-// around a pool.Pool or pool.FuncPool, so it runs on that engine.
+// around poolkit's engine, the one package pool runs on.
 //
 // The rule: it does what ants does wherever ants' documentation, its
 // examples or its own tests define the behaviour, and differs only where
@@ -98,7 +98,7 @@
 // handler is called once with the panic value either way); loading the
 // package starts no goroutine (ants starts two per pool, the default one at
 // import); and the error values that mean what poolkit's errors mean are
-// those errors (ErrPoolClosed is pool.ErrPoolClosed, and so on), so
+// those errors (ErrPoolClosed is pool.ErrClosed, and so on), so
 // errors.Is and == match either name, but their messages are poolkit's.
 //
 // # Beyond ants
@@ -112,21 +112,23 @@
 //
 // # Side by side with package pool
 //
-// A service that wants poolkit's own API (a queue, SubmitContext,
-// ReleaseNow, groups, futures, FuncPool without boxing) moves on to package
-// pool:
+// A service that wants poolkit's own API (a queue, contexts, an
+// abandoning close, groups, futures, FuncPool without boxing) moves on to
+// package pool, whose vocabulary is context's and net/http.Server's:
 //
 //	ants (this package)               package pool
-//	NewPool(n, opts...)               pool.New(n, opts..., pool.WithQueueSize(0))
+//	NewPool(n, opts...)               pool.New(n, pool.WithQueueSize(0), ...)
 //	NewPoolWithFuncGeneric(n, fn)     pool.NewFunc(n, fn)
-//	p.Submit(f), p.Invoke(x)          same; also SubmitContext, InvokeContext
-//	p.Tune(n)                         same; also Resize(n) error
-//	p.Running(), Free()               Running, Free count tasks, not live workers
-//	p.Cap(), Waiting()                same (with a queue, Waiting counts queued tasks too)
-//	p.Release()                       same, but queued tasks run; ReleaseNow hands them back
-//	p.ReleaseTimeout(d)               same, and it also waits after a Release
-//	p.Reboot(), p.IsClosed()          same
-//	With... options                   same names; also WithQueueSize, WithMinWorkers,
-//	                                  WithSlog, WithUnboundedQueue
-//	ErrPoolClosed, ErrPoolOverload    pool.ErrPoolClosed, pool.ErrPoolOverload (the same values)
+//	p.Submit(f), p.Invoke(x)          p.Submit(ctx, f), p.Invoke(ctx, x)
+//	p.Tune(n)                         p.Resize(n) error
+//	p.Running(), Free(), Waiting()    p.Stats(): Running counts tasks, not live workers
+//	p.Cap()                           same
+//	p.Release()                       p.Close(), but queued tasks run; ShutdownNow hands them back
+//	p.ReleaseTimeout(d)               p.Shutdown(ctx), which also waits after a Close
+//	p.Reboot(), p.IsClosed()          none (a closed pool stays closed), p.Stats().Closed
+//	WithNonblocking, MaxBlockingTasks pool.WithMaxWaiting(n) (0: never wait)
+//	WithExpiryDuration, DisablePurge  pool.WithIdleTimeout(d) (0: never expire)
+//	WithPreAlloc                      pool.WithMinWorkers(n)
+//	WithLogger(Printf logger)         pool.WithLogger(*slog.Logger)
+//	ErrPoolClosed, ErrPoolOverload    pool.ErrClosed, pool.ErrOverload (the same values)
 package ants

@@ -32,7 +32,7 @@ func TestCallbacksMisbehave(t *testing.T) {
 			t.Run(where+" "+m.Name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					calls.Store(0)
-					p, _ := pool.New(1)
+					p, _ := pool.New(1, pool.WithTimings())
 					defer p.Close()
 					c, err := autoscale.New(p, autoscale.WithMax(4), autoscale.WithTick(time.Second), opt)
 					if err != nil {

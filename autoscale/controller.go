@@ -62,6 +62,11 @@ type Controller struct {
 // ErrNilTarget is returned by New for a nil Resizer.
 var ErrNilTarget = errors.New("autoscale: nil target")
 
+// ErrUntimed is returned by New for a poolkit pool that records no
+// timings: the law sizes the pool from its tasks' service times and queue
+// waits, which the pool measures only when built with pool.WithTimings.
+var ErrUntimed = errors.New("autoscale: the pool records no timings: build it with pool.WithTimings()")
+
 // errNilContext is returned by Run for a nil context.
 var errNilContext = errors.New("autoscale: nil context")
 
@@ -88,6 +93,9 @@ func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	c := &Controller{r: r, tick: cfg.tick, law: law{cfg: cfg, class: Unknown}, decisions: make(map[Cause]uint64, len(Causes))}
 	var src source = &c.meter
 	if p, ok := r.(SelfMeasuring); ok {
+		if !p.Stats().Timed {
+			return nil, ErrUntimed
+		}
 		src = poolSource{p}
 	}
 	c.obs = newObserver(src, time.Now())

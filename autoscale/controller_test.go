@@ -24,7 +24,7 @@ import (
 // TestNewRejectsBadInput: a nil target, a nil option and invalid values
 // are errors, not panics.
 func TestNewRejectsBadInput(t *testing.T) {
-	p, _ := pool.New(1)
+	p, _ := pool.New(1, pool.WithTimings())
 	defer p.Close()
 	if _, err := autoscale.New(nil); !errors.Is(err, autoscale.ErrNilTarget) {
 		t.Errorf("New(nil) = %v, want ErrNilTarget", err)
@@ -73,7 +73,7 @@ func load(t *testing.T, p *pool.Pool, n int, gate <-chan struct{}) {
 // most doubling, until the backlog runs.
 func TestGrowsUnderPressure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(1)
+		p, _ := pool.New(1, pool.WithTimings())
 		defer p.Close()
 		c, err := autoscale.New(p, autoscale.WithMax(16), autoscale.WithTick(time.Second))
 		if err != nil {
@@ -128,7 +128,7 @@ func TestReadsThePoolsOwnTimings(t *testing.T) {
 // tick, down to the floor.
 func TestShrinksWhenIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(10)
+		p, _ := pool.New(10, pool.WithTimings())
 		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second), autoscale.WithMin(2))
 		var sizes []int
@@ -147,7 +147,7 @@ func TestShrinksWhenIdle(t *testing.T) {
 // the stabilisation window, however quiet the pool then is.
 func TestNoShrinkRightAfterGrowth(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(1)
+		p, _ := pool.New(1, pool.WithTimings())
 		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithStabilization(3*time.Second))
 		gate := make(chan struct{})
@@ -179,7 +179,7 @@ type plain struct{ resize.Resizer }
 // controller reads its Meter: wrapped tasks and reported rejections.
 func TestMeterForOtherPools(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
+		p, _ := pool.New(2, pool.WithTimings(), pool.WithQueueSize(0), pool.WithMaxWaiting(0))
 		defer p.Close()
 		c, _ := autoscale.New(plain{p}, autoscale.WithTick(time.Second))
 		m := c.Meter()
@@ -204,7 +204,7 @@ func TestMeterForOtherPools(t *testing.T) {
 // of room ask for more workers.
 func TestRejectionsArePressure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(2, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
+		p, _ := pool.New(2, pool.WithTimings(), pool.WithQueueSize(0), pool.WithMaxWaiting(0))
 		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second))
 		gate := make(chan struct{})
@@ -228,7 +228,7 @@ func TestRejectionsArePressure(t *testing.T) {
 // burst the queue absorbs (the app-limited guard): no growth.
 func TestBurstAbsorbed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(8, pool.WithQueueSize(0))
+		p, _ := pool.New(8, pool.WithTimings(), pool.WithQueueSize(0))
 		defer p.Close()
 		c, _ := autoscale.New(plain{p}, autoscale.WithTick(time.Second))
 		m := c.Meter()
@@ -246,7 +246,7 @@ func TestBurstAbsorbed(t *testing.T) {
 // observation; a hold with a reason at Debug.
 func TestLoggerGetsDecisions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(1)
+		p, _ := pool.New(1, pool.WithTimings())
 		defer p.Close()
 		var buf bytes.Buffer
 		lg := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -290,7 +290,7 @@ func TestLoggerGetsDecisions(t *testing.T) {
 // starts before its first tick.
 func TestDecisionCauses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(1)
+		p, _ := pool.New(1, pool.WithTimings())
 		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithMin(1), autoscale.WithMax(2), autoscale.WithTick(time.Second))
 		if s := c.Stats(); s.Size != 1 || s.Min != 1 || s.Max != 2 || s.Ticks != 0 {
@@ -330,7 +330,7 @@ func TestDecisionCauses(t *testing.T) {
 // it returns that error and changes nothing.
 func TestRunStopsWithContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(4)
+		p, _ := pool.New(4, pool.WithTimings())
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second))
 		ctx, cancel := context.WithTimeout(context.Background(), 5500*time.Millisecond)
 		defer cancel()
@@ -464,7 +464,7 @@ func TestBacklogOutsideThePool(t *testing.T) {
 // backlog (no growth on a guess) and is counted in Stats.
 func TestBacklogErrorIsNoBacklog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, _ := pool.New(2)
+		p, _ := pool.New(2, pool.WithTimings())
 		defer p.Close()
 		c, _ := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithBacklog(func(ctx context.Context) (int, error) {
 			<-ctx.Done() // an unreachable broker: the tick's deadline ends the call
@@ -482,4 +482,15 @@ func TestBacklogErrorIsNoBacklog(t *testing.T) {
 			t.Errorf("WithBacklog(nil) = %v, want ErrInvalidOption", err)
 		}
 	})
+}
+
+// TestNewRefusesAnUntimedPool: a poolkit pool built without
+// pool.WithTimings measures no waits or service times, which the law
+// sizes from: New says so rather than run blind.
+func TestNewRefusesAnUntimedPool(t *testing.T) {
+	p, _ := pool.New(1)
+	defer p.Close()
+	if c, err := autoscale.New(p); !errors.Is(err, autoscale.ErrUntimed) || c != nil {
+		t.Errorf("New(untimed pool) = %v, %v; want nil, ErrUntimed", c, err)
+	}
 }

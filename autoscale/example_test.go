@@ -47,7 +47,7 @@ func ExampleNew() {
 // the backlog is pressure, and the controller grows the pool (at most
 // doubling, since each step is a probe of what the added workers buy).
 func ExampleWithBacklog() {
-	p, _ := pool.New(2)
+	p, _ := pool.New(2, pool.WithTimings())
 	defer p.Close()
 	backlog := func(context.Context) (int, error) { return 500, nil } // e.g. a consumer's NumPending
 	c, err := autoscale.New(p, autoscale.WithBacklog(backlog), autoscale.WithTick(10*time.Millisecond))

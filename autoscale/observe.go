@@ -162,11 +162,11 @@ type reading struct {
 // itself.
 type source interface{ read() reading }
 
-// SelfMeasuring is a target that counts its own tasks, as poolkit's
-// pool.Pool and pool.FuncPool do: the controller reads its Stats instead
-// of a Meter. Its waits and service times are in Stats only if the pool
-// was built with pool.WithTimings; without them the controller judges
-// by the counters alone, and cannot tell a knee from a slow task.
+// SelfMeasuring is a target that measures its own tasks, as poolkit's
+// pool.Pool and pool.FuncPool do when built with pool.WithTimings: the
+// controller reads its Stats (counters, waits and service times) instead
+// of a Meter. New refuses one whose Stats says it records no timings
+// (ErrUntimed).
 type SelfMeasuring interface {
 	Stats() pool.Stats
 }

@@ -80,7 +80,7 @@ func ExampleRunner_AutoscaleOptions() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p, err := pool.New(4)
+	p, err := pool.New(4, pool.WithTimings()) // the autoscaler reads its timings
 	if err != nil {
 		log.Fatal(err)
 	}

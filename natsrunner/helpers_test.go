@@ -121,7 +121,7 @@ func msgID(t *testing.T, msg jetstream.Msg) int {
 
 func newPool(t testing.TB, size int) *pool.Pool {
 	t.Helper()
-	p, err := pool.New(size)
+	p, err := pool.New(size, pool.WithTimings()) // timed: the autoscaler reads the timings
 	if err != nil {
 		t.Fatal(err)
 	}

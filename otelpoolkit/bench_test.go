@@ -13,7 +13,7 @@ import (
 // reader: the callback's observations and the Producer's histograms.
 func BenchmarkCollect(b *testing.B) {
 	m, reader, _ := setup(b)
-	p, err := pool.New(4)
+	p, err := pool.New(4, pool.WithTimings())
 	if err != nil {
 		b.Fatal(err)
 	}

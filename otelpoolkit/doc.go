@@ -60,11 +60,12 @@
 //
 // # Sources and their life
 //
-// WatchPool and WatchRouter switch the source's timings on, and they stay
-// on: the histograms are the ones the source keeps, and its timings cost
-// about two clock reads per task or message. A source is read twice per
-// collection, once by the callback and once by the Producer, each time
-// with its Stats and Timings methods; these take the source's locks
+// WatchRouter switches the router's timings on, and they stay on; a pool's
+// timings are what it was built with (pool.WithTimings): the histograms
+// are the ones the source keeps, and its timings cost about two clock
+// reads per task or message. A source is read twice per collection, once
+// by the callback and once by the Producer, each time with its Stats (and
+// a router's Timings) methods; these take the source's locks
 // briefly and do not stop its tasks.
 //
 // Unwatch stops reporting a name; Close stops everything and unregisters

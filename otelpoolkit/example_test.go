@@ -20,7 +20,7 @@ func Example() {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
 	m, _ := otelpoolkit.New(otelpoolkit.WithMeterProvider(mp), otelpoolkit.WithProducer(hist))
 	defer m.Close()
-	p, _ := pool.New(4)
+	p, _ := pool.New(4, pool.WithTimings())
 	_ = m.WatchPool("api", p)
 
 	for range 10 {

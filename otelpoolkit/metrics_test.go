@@ -201,7 +201,7 @@ func TestCollect(t *testing.T) {
 	m, reader, _ := setup(t)
 
 	// A pool that rejects for each reason.
-	p, err := pool.New(2, pool.WithMaxWaiting(0), pool.WithQueueSize(8), pool.WithPanicHandler(func(any) {}))
+	p, err := pool.New(2, pool.WithTimings(), pool.WithMaxWaiting(0), pool.WithQueueSize(8), pool.WithPanicHandler(func(any) {}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestCollect(t *testing.T) {
 	}
 
 	// An autoscaler driving another pool, watched under that pool's name.
-	scaled, err := pool.New(4)
+	scaled, err := pool.New(4, pool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +435,7 @@ func TestCollect(t *testing.T) {
 
 func TestHistogramBuckets(t *testing.T) {
 	m, reader, _ := setup(t)
-	p, err := pool.New(1)
+	p, err := pool.New(1, pool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestDefaultProvider(t *testing.T) {
 		_ = mp.Shutdown(context.Background())
 	})
 
-	p, err := pool.New(3)
+	p, err := pool.New(3, pool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -512,7 +512,7 @@ func TestDefaultProvider(t *testing.T) {
 
 func TestClose(t *testing.T) {
 	m, reader, hist := setup(t)
-	p, err := pool.New(2)
+	p, err := pool.New(2, pool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,9 +623,9 @@ func TestCloseUnregisters(t *testing.T) {
 
 func TestUnwatch(t *testing.T) {
 	m, reader, _ := setup(t)
-	a, _ := pool.New(1)
+	a, _ := pool.New(1, pool.WithTimings())
 	defer a.Close()
-	b, _ := pool.New(2)
+	b, _ := pool.New(2, pool.WithTimings())
 	defer b.Close()
 	ctl, err := autoscale.New(a)
 	if err != nil {
@@ -668,7 +668,7 @@ func TestUnwatch(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	m, _, _ := setup(t)
-	p, _ := pool.New(1)
+	p, _ := pool.New(1, pool.WithTimings())
 	defer p.Close()
 	var nilPool *pool.Pool
 	var nilRouter *actorpool.Router

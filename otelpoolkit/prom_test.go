@@ -74,7 +74,7 @@ func label(pm *dto.Metric, name string) string {
 func TestPrometheusNames(t *testing.T) {
 	m, reg, _ := promSetup(t)
 
-	p, _ := pool.New(2)
+	p, _ := pool.New(2, pool.WithTimings())
 	defer p.Close()
 	ctl, err := autoscale.New(p)
 	if err != nil {
@@ -194,7 +194,7 @@ func TestPrometheusNames(t *testing.T) {
 // histogram's buckets must always add up to its count.
 func TestScrapeUnderLoad(t *testing.T) {
 	m, reg, manual := promSetup(t)
-	p, err := pool.New(4, pool.WithQueueSize(64))
+	p, err := pool.New(4, pool.WithTimings(), pool.WithQueueSize(64))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 	// Sources come and go meanwhile.
 	wg.Go(func() {
 		for !stop.Load() {
-			q, _ := pool.New(1)
+			q, _ := pool.New(1, pool.WithTimings())
 			if err := m.WatchPool("churn", q); err != nil {
 				t.Error(err)
 			}

@@ -25,6 +25,9 @@ type Stats struct {
 	Waiting int
 	// Closed reports whether Close, Shutdown or ShutdownNow was called.
 	Closed bool
+	// Timed reports whether the pool records Wait and Service
+	// (WithTimings).
+	Timed bool
 
 	// Submitted counts accepted tasks: submissions that returned nil.
 	Submitted uint64

@@ -133,7 +133,11 @@ func TestWatchErrors(t *testing.T) {
 // TestWatchSwitchesTimingsOn checks that a watched pool and router time
 // what they run, and that Unwatch leaves the timings on.
 func TestWatchSwitchesTimingsOn(t *testing.T) {
-	p := newPool(t, 1)
+	p, err := pool.New(1) // untimed: watching must not switch its timings on
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = p.Shutdown(context.Background()) }()
 	sys := newSystem(t)
 	r, err := actorpool.NewRouter(sys, 1, echo)
 	if err != nil {

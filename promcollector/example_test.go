@@ -16,7 +16,7 @@ import (
 // ExampleNew publishes a pool's metrics on /metrics, from a registry of
 // the application's own.
 func ExampleNew() {
-	p, _ := pool.New(8)
+	p, _ := pool.New(8, pool.WithTimings())
 	defer p.Close()
 
 	c := promcollector.New()
@@ -31,9 +31,9 @@ func ExampleNew() {
 // ExampleCollector_Unwatch watches two pools with one collector, then
 // stops watching one of them.
 func ExampleCollector_Unwatch() {
-	small, _ := pool.New(2)
+	small, _ := pool.New(2, pool.WithTimings())
 	defer small.Close()
-	large, _ := pool.New(64)
+	large, _ := pool.New(64, pool.WithTimings())
 	defer large.Close()
 
 	c := promcollector.New()

@@ -30,7 +30,7 @@ func settle(t testing.TB, what string, cond func() bool) {
 // newPool returns a pool released, and waited for, when the test ends.
 func newPool(t testing.TB, size int, opts ...pool.Option) *pool.Pool {
 	t.Helper()
-	p, err := pool.New(size, opts...)
+	p, err := pool.New(size, append([]pool.Option{pool.WithTimings()}, opts...)...) // timed: the histograms are the timings
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"runtime"
 	"sync"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/internal/timing"
-	"github.com/poolkit/poolkit/resize"
 )
 
 // Engine is the scheduling core that every front-end wraps: it runs units
@@ -22,12 +20,19 @@ import (
 // unit; an actor is a unit whose turn drains part of its mailbox and
 // submits itself again.
 //
-// Its parts, each in a file of its own: the gate (gate.go) bounds how many
-// units run at once and carries the capacity; the queue (queue.go) holds
-// accepted units until a worker is free; the workers (worker.go) run units
-// while they hold a gate slot and park when there is nothing to do; blocked
-// submitters wait in a list (waiters.go) carrying their units; the purger
-// (purge.go) retires workers parked for too long.
+// Its parts, a file for each concept: the gate (gate.go) bounds how many
+// units run at once and carries the capacity (capacity.go: Resize); the
+// queue (queue.go) holds accepted units until a worker is free, and the
+// front (front.go) the units put back; submitting (submit.go) takes the
+// fast path or the slow one, where blocked submitters wait in a list
+// (waiters.go) carrying their units; the workers (worker.go) run rounds
+// of work while they hold a slot (search.go: take, confirm, spin) and
+// park when there is nothing to do (park.go: give back, recheck, idle
+// stack in idle.go); the purger (purge.go) retires workers parked for too
+// long; the life (lifecycle.go) is closing, its end and reopening; calls
+// made from inside a unit (reentry.go) help rather than wait; room
+// (room.go), timings (timings.go) and stats (stats.go) are read from all
+// of these.
 //
 // # The protocol
 //
@@ -190,12 +195,12 @@ import (
 //	    has stopped (maybeDoneLocked); every accepted unit has then run or
 //	    been handed back.
 //	C3. A closer waits on the done channel of the life it closed, which
-//	    close returns (awaitLife; ReleaseDone hands it to its caller); it
-//	    never reads the channel again, so a Reboot that opens a new life
+//	    close returns (Await, given it by the front-end that closed); it
+//	    never reads the channel again, so a Reopen that opens a new life
 //	    does not make it wait for that one.
-//	C4. Reboot reopens at once if the life has ended; otherwise it marks a
+//	C4. Reopen reopens at once if the life has ended; otherwise it marks a
 //	    reboot pending, and the critical section that ends the life reopens
-//	    the engine first and closes the old done channel after, so a Reboot
+//	    the engine first and closes the old done channel after, so a Reopen
 //	    that waited returns with the engine open. Called from inside a unit
 //	    it cannot wait for that unit, so it returns at once. A close while a
 //	    reboot is pending cancels it.
@@ -270,7 +275,7 @@ type Engine[E any] struct {
 		front         []queued[E] // units taken from the queue and put back (S2), and overflow entries at close; oldest first
 		live          int         // worker goroutines alive
 		started       uint64      // worker goroutines ever started, Goexit replacements not counted
-		closed        bool        // Release was called (and no Reboot since)
+		closed        bool        // a close was called (and no Reopen since)
 		done          chan struct{}
 		doneSent      bool                                     // done is closed
 		rebootPending bool                                     // reopen when the life ends (C4)
@@ -291,7 +296,7 @@ type Engine[E any] struct {
 // submitted (clock, timings.go), or 0 if timings were off then. Every
 // place that holds an accepted unit holds it as a unit[E]: a worker's
 // hand-over (worker.start), the queue, the front, and the waiters (blocked
-// submitters and overflow entries); only run and ReleaseNow see the bare
+// submitters and overflow entries); only run and CloseNow see the bare
 // value.
 type unit[E any] struct {
 	v  E
@@ -336,403 +341,6 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	e.mu.Unlock()
 }
 
-// Submit accepts t, or says why not. Calls without a context of their
-// own (Submit, Invoke) pass context.Background(), whose Done is nil.
-//
-// A free slot with no worker looking for work means t can start now: it
-// is handed straight to a worker (T1), so it never takes room in the queue
-// (with capacity 1 and a queue of 1, a second task must still fit).
-// Otherwise t goes on the queue, and W1 makes sure somebody takes it.
-//
-// With timings on, t is stamped with the clock first, once: the stamp
-// travels with it on every path below, the slow ones included (timings.go).
-func (e *Engine[E]) Submit(ctx context.Context, t E) error {
-	u := unit[E]{v: t, at: e.stamp()}
-	if e.waitersN.Load() == 0 {
-		if e.spinning.Load() == 0 && e.gate.acquire() {
-			hook(hkSubmitDirect)
-			e.lock()
-			w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
-			e.mu.Unlock()
-			w.wakeUp()
-			return nil
-		}
-		hook(hkSubmitQueue)
-		if e.q.push(u) {
-			e.notify(since(u.at))
-			return nil
-		}
-	}
-	return e.submitSlow(ctx, u)
-}
-
-// hasWork reports whether a unit is at the front or in the queue (or being
-// pushed there).
-func (e *Engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0 }
-
-// notify is W1 for work just queued (by a submitter, or left by a searcher
-// that took a unit: W2): unless a worker searches, take a free slot, count
-// a searcher and start it (T4). It
-// uses gate.acquire, which fails on a closed engine: a unit queued before
-// the close is covered by the close's drainers (C1), and a worker started
-// after the life ended would outlive it. since is when the work the worker
-// is started for became available, for its timings (startLocked).
-func (e *Engine[E]) notify(since int64) {
-	hook(hkNotify)
-	if e.spinning.Load() > 0 || !e.gate.acquire() {
-		return
-	}
-	e.spinning.Add(1)
-	e.lock()
-	w := e.startLocked(start[E]{kind: startSearch, since: since})
-	e.mu.Unlock()
-	w.wakeUp()
-}
-
-func (e *Engine[E]) notifyLocked(since int64) {
-	hook(hkNotify)
-	if e.spinning.Load() == 0 && e.gate.acquire() {
-		e.spinning.Add(1)
-		e.startLocked(start[E]{kind: startSearch, since: since}).wakeUp()
-	}
-}
-
-func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
-	if e.run == nil {
-		return errNotInitialised
-	}
-	// A searching worker holds a slot but is about to take a unit: the
-	// pool is not saturated, so a submitter that would be refused for
-	// overload, or spill into the overflow list, waits for the room it
-	// makes. One that blocks without limit joins the waiters at once, and
-	// the room admits it (W4): yielding here would take the CPU from the
-	// very workers that make the room.
-	for range spinRounds {
-		if e.cfg.blocksWithoutLimit() || e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
-			break
-		}
-		runtime.Gosched()
-		if e.q.push(t) {
-			e.notify(since(t.at))
-			return nil
-		}
-	}
-	e.lock()
-	if e.mu.closed {
-		e.mu.Unlock()
-		return e.rejected.count(ErrClosed)
-	}
-	// W4: announce before retrying, so that a worker making room after
-	// this store sees waitersN > 0 and comes to admitWaiters, which needs
-	// mu.
-	e.waitersN.Add(1)
-	if e.mu.waiters.n == 0 {
-		if e.q.push(t) {
-			e.waitersN.Add(-1)
-			e.notifyLocked(since(t.at))
-			e.mu.Unlock()
-			return nil
-		}
-		if e.gate.acquire() { // T2
-			e.waitersN.Add(-1)
-			w := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
-			e.mu.Unlock()
-			w.wakeUp()
-			return nil
-		}
-	}
-	if e.cfg.Unbounded {
-		// The unit is accepted now and waits in the list, in order, as an
-		// overflow entry: the room-makers admit it exactly as they admit a
-		// blocked submitter's (W4), and nobody waits for the outcome. It
-		// keeps its stamp, marked late: it becomes available to workers
-		// only when admitted, so its start cannot be inferred.
-		w := e.getWaiter(t.late())
-		w.accepted = true
-		e.mu.waiters.pushBack(w)
-		hook(hkBlock)
-		e.mu.Unlock()
-		return nil
-	}
-	if e.cfg.Nonblocking || (e.cfg.MaxBlocking > 0 && e.mu.waiters.n >= e.cfg.MaxBlocking) {
-		e.waitersN.Add(-1)
-		e.mu.Unlock()
-		return e.rejected.count(ErrOverload)
-	}
-	w := e.getWaiter(t)
-	w.since = clock()
-	e.mu.waiters.pushBack(w)
-	e.armStallCheckLocked(stallCheck)
-	hook(hkBlock)
-	e.mu.Unlock()
-
-wait:
-	select {
-	case <-w.done:
-	case <-w.poke:
-		// Blocked for a while: if this submitter is a task of this pool,
-		// the room it waits for may need its own slot (reentry.go).
-		cw := e.callerWorker()
-		e.lock()
-		if cw == nil || !w.queued {
-			w.outsider = true
-			e.mu.Unlock()
-			goto wait
-		}
-		e.mu.waiters.remove(w)
-		e.waitersN.Add(-1)
-		e.mu.Unlock()
-		e.recycle(w)
-		return e.submitInside(ctx, cw, t)
-	case <-ctx.Done():
-		e.mu.Lock()
-		if w.queued {
-			e.mu.waiters.remove(w)
-			e.waitersN.Add(-1)
-			e.mu.Unlock()
-			e.recycle(w)
-			return e.rejected.count(ctx.Err())
-		}
-		e.mu.Unlock()
-		<-w.done // admitted or rejected just before the cancellation
-	}
-	err := w.err
-	e.recycle(w) // its token is consumed, so the next user starts clean
-	if err != nil {
-		e.rejected.count(err)
-	}
-	return err
-}
-
-// recycle clears a waiter that is out of the list, with no token pending,
-// and keeps it for the next blocked submitter.
-func (e *Engine[E]) recycle(w *waiter[E]) {
-	w.task, w.err, w.outsider, w.poked = unit[E]{}, nil, false, false
-	select {
-	case <-w.poke: // a poke that came after the waiter was settled
-	default:
-	}
-	e.spare.Put(w)
-}
-
-// stallCheck is how long a submitter blocks before it asks whether it is a
-// task of the pool it waits on (reentry.go). Asking costs a few
-// microseconds, so a submitter that is admitted sooner never asks; one that
-// waits longer asks once.
-const stallCheck = 10 * time.Millisecond
-
-// armStallCheckLocked makes sure the stall check runs within d, unless it
-// is already armed. Requires e.mu.
-func (e *Engine[E]) armStallCheckLocked(d time.Duration) {
-	if e.mu.stallArmed {
-		return
-	}
-	e.mu.stallArmed = true
-	if e.mu.stall == nil {
-		e.mu.stall = time.AfterFunc(d, e.checkStalled)
-	} else {
-		e.mu.stall.Reset(d)
-	}
-}
-
-// checkStalled pokes every submitter blocked for stallCheck or longer that
-// has not yet asked whether it is a task of this pool, and arms itself
-// again for the one blocked longest of the others. A pool that stays
-// saturated pokes each blocked submitter once, after stallCheck, and none
-// that is admitted sooner.
-func (e *Engine[E]) checkStalled() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.mu.stallArmed = false
-	now := clock()
-	var soonest time.Duration = -1
-	for w := e.mu.waiters.head; w != nil; w = w.next {
-		if w.accepted || w.outsider || w.poked {
-			continue
-		}
-		if waited := time.Duration(now - w.since); waited < stallCheck {
-			if left := stallCheck - waited; soonest < 0 || left < soonest {
-				soonest = left
-			}
-			continue
-		}
-		w.poked = true
-		w.poke <- struct{}{} // buffered, and poked is set: never blocks
-	}
-	if soonest >= 0 && !e.mu.closed {
-		e.armStallCheckLocked(soonest)
-	}
-}
-
-// submitInside submits t for a caller that runs inside a task of e, on
-// worker w, and has found no room: rather than wait for room that its own
-// slot may be needed to make, it runs the oldest waiting unit in that slot
-// and tries again, and, with nothing else waiting, runs t itself there
-// (reentry.go). Its outcomes are submit's: nil once t is accepted (or has
-// run), ErrClosed, or ctx.Err().
-func (e *Engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) error {
-	var tick *time.Timer
-	defer func() {
-		if tick != nil {
-			tick.Stop()
-		}
-	}()
-	for {
-		if err := ctx.Err(); err != nil {
-			return e.rejected.count(err)
-		}
-		if e.Closed() {
-			return e.rejected.count(ErrClosed)
-		}
-		if e.waitersN.Load() == 0 {
-			if e.q.push(t) {
-				e.notify(since(t.at))
-				return nil
-			}
-			if e.spinning.Load() == 0 && e.gate.acquire() {
-				e.lock()
-				sw := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
-				e.mu.Unlock()
-				sw.wakeUp()
-				return nil
-			}
-		}
-		if e.helpOnce(w) {
-			continue
-		}
-		if e.hasWork() || e.waitersN.Load() > 0 || e.overCapacity() {
-			// Older work waits that this slot may not run now (a shrink is
-			// under way), or another took it first: let the slot holders
-			// get on, and look again.
-			if tick == nil {
-				tick = time.NewTimer(stallCheck)
-			} else {
-				tick.Reset(stallCheck)
-			}
-			select {
-			case <-tick.C:
-			case <-ctx.Done():
-			}
-			continue
-		}
-		// Nothing waits but t, and no slot is free: t runs here.
-		e.lock()
-		e.mu.direct++
-		e.mu.Unlock()
-		e.execInside(w, t)
-		return nil
-	}
-}
-
-func (e *Engine[E]) getWaiter(t unit[E]) *waiter[E] {
-	w, _ := e.spare.Get().(*waiter[E])
-	if w == nil {
-		w = &waiter[E]{done: make(chan struct{}, 1), poke: make(chan struct{}, 1)}
-	}
-	w.task = t
-	return w
-}
-
-// settleLocked finishes an admitted waiter and returns it, for the caller
-// to signal; an overflow entry, which nobody waits on, is recycled at once
-// and nil returned. Requires e.mu.
-func (e *Engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
-	e.mu.waiters.finish(w, nil)
-	e.waitersN.Add(-1)
-	if w.accepted {
-		w.accepted, w.err = false, nil
-		e.spare.Put(w)
-		return nil
-	}
-	return w
-}
-
-// admitWaiters moves blocked submitters' units into the room that has
-// just been freed, oldest first, and wakes them (W4). A blocked
-// submitter's unit is accepted now, so it is stamped now (an overflow
-// entry was accepted, and stamped, when submitted).
-func (e *Engine[E]) admitWaiters() {
-	e.lock()
-	e.admitWaitersLocked()
-	e.mu.Unlock()
-}
-
-func (e *Engine[E]) admitWaitersLocked() {
-	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
-		hook(hkAdmitWaiter)
-		t := w.task
-		if !w.accepted {
-			t.at = e.stamp()
-		}
-		if e.q.push(t) {
-			e.settleLocked(w).signal()
-			e.notifyLocked(since(t.at))
-			continue
-		}
-		if e.gate.acquire() { // T3
-			e.settleLocked(w).signal()
-			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)}).wakeUp()
-			continue
-		}
-		break
-	}
-}
-
-// deferStart puts back a unit that its taker may not start (S2): its slot
-// is already given back. The unit goes to the front, in queue order. W1
-// for it is the taker's own: it goes on to park, whose look after its
-// release (W3) sees the unit and takes a slot again if one is free; if
-// none is, the slot holders take it. The caller, still a live worker,
-// keeps the life from ending meanwhile (C2). The unit's stamp is marked
-// late: it waits now for room, so its start cannot be inferred.
-func (e *Engine[E]) deferStart(t unit[E], pos uint64) {
-	t = t.late()
-	e.mu.Lock()
-	i := len(e.mu.front)
-	for i > 0 && e.mu.front[i-1].pos > pos {
-		i--
-	}
-	e.mu.front = append(e.mu.front, queued[E]{})
-	copy(e.mu.front[i+1:], e.mu.front[i:])
-	e.mu.front[i] = queued[E]{pos: pos, u: t}
-	e.frontN.Add(1)
-	hook(hkDeferred)
-	e.mu.Unlock()
-}
-
-// takeFront takes the oldest unit at the front, if any.
-func (e *Engine[E]) takeFront() (unit[E], uint64, bool) {
-	e.lock()
-	defer e.mu.Unlock()
-	if len(e.mu.front) == 0 {
-		return unit[E]{}, 0, false
-	}
-	q := e.mu.front[0]
-	if q.pos >= e.q.head.Load() && e.q.len() > 0 {
-		// An overflow entry moved here by a close (C1) is newer than
-		// everything still queued: it waits its turn.
-		return unit[E]{}, 0, false
-	}
-	e.mu.front[0] = queued[E]{}
-	e.mu.front = e.mu.front[1:]
-	if len(e.mu.front) == 0 {
-		e.mu.front = nil
-	}
-	e.frontN.Add(-1)
-	return q.u, q.pos, true
-}
-
-// take takes the next unit: from the front, which holds the oldest, then
-// from the queue.
-func (e *Engine[E]) take() (unit[E], uint64, bool) {
-	if e.frontN.Load() > 0 {
-		if t, pos, ok := e.takeFront(); ok {
-			return t, pos, true
-		}
-	}
-	return e.q.take()
-}
-
 // lock takes e.mu on the paths every task may cross (starting, parking
 // and admitting): a few tries, yielding between them, before it waits. The
 // critical sections are a few dozen instructions, so the holder is nearly
@@ -750,216 +358,6 @@ func (e *Engine[E]) lock() {
 	e.mu.Lock()
 }
 
-// Resize implements resize.Resizer: see package pool's Pool.Resize for the
-// contract every front-end states.
-func (e *Engine[E]) Resize(n int) error {
-	if err := resize.Validate(n); err != nil {
-		return err
-	}
-	if e.run == nil {
-		return errNotInitialised
-	}
-	old, ok := e.gate.setCap(n)
-	if !ok {
-		return ErrClosed
-	}
-	if n == old {
-		return nil
-	}
-	e.resizes.Add(1)
-	e.mu.Lock()
-	if n > old {
-		// Grow is prompt: start workers for the waiting work now rather
-		// than when a running task finishes (T5). The work has waited
-		// until now.
-		now := e.now()
-		for pending := e.q.len() + int(e.frontN.Load()); pending > 0 && e.gate.acquire(); pending-- {
-			e.startLocked(start[E]{kind: startWork, since: now}).wakeUp()
-		}
-		e.roomLocked()
-	} else {
-		// Shrink never touches running tasks; idle workers beyond the new
-		// capacity have nothing left to do, so let them go now.
-		for e.mu.idle.len() > 0 && e.mu.live > n {
-			e.retireLocked(e.mu.idle.pop())
-		}
-	}
-	e.mu.Unlock()
-	if n > old && e.waitersN.Load() > 0 {
-		e.admitWaiters()
-	}
-	return nil
-}
-
-// closeMode says what a close does with the accepted units that have not
-// started.
-type closeMode uint8
-
-const (
-	keepQueued closeMode = iota // they still run (Close)
-	handBack                    // they are removed and returned (CloseNow)
-)
-
-// close stops intake (C1) and returns the done channel of the life it
-// closed (C3), and, in mode handBack, the units it removed.
-func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
-	if e.run == nil {
-		return nil, nil
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.mu.rebootPending = false // a close after a Reboot wins (C4)
-	e.mu.closing = true        // retiring the last worker must not end the life before the drain
-	if !e.mu.closed {
-		e.mu.closed = true
-		e.gate.close()
-		e.q.seal()
-		// Blocked submitters are refused. Overflow entries were accepted:
-		// they go to the front behind everything queued (positions from
-		// the sealed tail on), to be run by the drainers or returned.
-		late := e.q.pushed()
-		for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
-			if w.accepted {
-				e.mu.front = append(e.mu.front, queued[E]{pos: late, u: w.task})
-				e.frontN.Add(1)
-				late++
-				e.settleLocked(w)
-				continue
-			}
-			e.mu.waiters.finish(w, ErrClosed)
-			w.signal()
-			e.waitersN.Add(-1)
-		}
-		if mode == keepQueued {
-			// Accepted work with no slot holder to run it gets drainers
-			// (T6), for work that has waited until now.
-			now := e.now()
-			for pending := e.q.len() + len(e.mu.front); pending > 0 && e.gate.acquireDraining(); pending-- {
-				e.startLocked(start[E]{kind: startWork, since: now}).wakeUp()
-			}
-		}
-		for e.mu.idle.len() > 0 {
-			e.retireLocked(e.mu.idle.pop())
-		}
-		e.stopPurgerLocked()
-		e.roomLocked() // WaitRoom returns ErrClosed
-		if e.mu.stall != nil {
-			e.mu.stall.Stop()
-			e.mu.stallArmed = false
-		}
-	}
-	var out []E
-	if mode == handBack {
-		hook(hkCloseDrain)
-		// Oldest first: units put back, the queue, then overflow entries;
-		// the caller gets the bare values, their stamps dropped.
-		head := e.q.head.Load()
-		i := 0
-		for ; i < len(e.mu.front) && e.mu.front[i].pos < head; i++ {
-			out = append(out, e.mu.front[i].u.v)
-		}
-		for {
-			u, ok := e.q.popSealed()
-			if !ok {
-				break
-			}
-			out = append(out, u.v)
-		}
-		for _, q := range e.mu.front[i:] {
-			out = append(out, q.u.v)
-		}
-		e.frontN.Add(-int64(len(e.mu.front)))
-		e.mu.front = nil
-		e.returned.Add(uint64(len(out)))
-	}
-	done := e.mu.done
-	e.mu.closing = false
-	e.maybeDoneLocked()
-	return done, out
-}
-
-// maybeDoneLocked ends the life (C2) once the engine is closed and no
-// worker, no slot about to become one, and no purger is left; with a
-// reboot pending it reopens the engine first (C4).
-func (e *Engine[E]) maybeDoneLocked() {
-	if !e.mu.closed || e.mu.closing || e.mu.doneSent || e.mu.live != 0 || e.gate.held() != 0 || e.mu.purging {
-		return
-	}
-	if hooksOn {
-		invariant(e.q.drained() && len(e.mu.front) == 0 && e.frontN.Load() == 0,
-			"a life ended with accepted units left: queued %d, front %d", e.q.len(), len(e.mu.front))
-		invariant(e.mu.waiters.n == 0, "a life ended with %d blocked submitters", e.mu.waiters.n)
-		invariant(e.mu.idle.len() == 0 && len(e.mu.all) == 0, "a life ended with workers in the books")
-		invariant(e.spinning.Load() == 0, "a life ended with %d searchers counted", e.spinning.Load())
-	}
-	hook(hkDone)
-	done := e.mu.done
-	if e.mu.rebootPending {
-		e.reopenLocked()
-	} else {
-		e.mu.doneSent = true
-	}
-	close(done)
-}
-
-// reopenLocked starts a new life. Requires e.mu, a closed engine and an
-// ended life.
-func (e *Engine[E]) reopenLocked() {
-	e.mu.closed = false
-	e.mu.doneSent = false
-	e.mu.rebootPending = false
-	e.mu.done = make(chan struct{})
-	e.gate.reopen()
-	e.q.unseal()
-}
-
-// Reopen reopens a closed engine once the workers of its previous life
-// have exited (C4), waiting for that unless the caller runs in one of
-// its units (then the life's end reopens it). It does nothing on an open
-// engine.
-func (e *Engine[E]) Reopen() {
-	if e.run == nil {
-		return
-	}
-	e.mu.Lock()
-	if !e.mu.closed {
-		e.mu.Unlock()
-		return
-	}
-	if e.mu.doneSent {
-		e.reopenLocked()
-		e.mu.Unlock()
-		return
-	}
-	e.mu.rebootPending = true
-	done := e.mu.done
-	e.mu.Unlock()
-	if e.callerWorker() != nil {
-		return // it cannot wait for itself; the life's end reopens the engine
-	}
-	hook(hkRebootWait)
-	<-done
-}
-
-// Closed reports whether the engine is closed (and not reopened).
-func (e *Engine[E]) Closed() bool {
-	if e.run == nil {
-		return false
-	}
-	return e.gate.closed()
-}
-
-// Running returns the number of units executing now: slots held, less
-// searchers and workers whose unit panicked while their handler runs.
-func (e *Engine[E]) Running() int {
-	// Each subtracted counter drops only after its worker has taken its
-	// next unit or given its slot back, so a completed unit is never
-	// counted again; at worst a worker is missed for an instant.
-	return max(0, e.gate.held()-int(e.spinning.Load())-int(e.handling.Load()))
-}
-
-// Waiting returns the accepted units that have not started, plus the
-// submitters blocked for room.
-func (e *Engine[E]) Waiting() int {
-	return e.q.len() + int(e.frontN.Load()) + int(e.waitersN.Load())
-}
+// hasWork reports whether a unit is at the front or in the queue (or being
+// pushed there).
+func (e *Engine[E]) hasWork() bool { return e.frontN.Load() > 0 || e.q.len() > 0 }

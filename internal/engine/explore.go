@@ -2,20 +2,14 @@
 
 package engine
 
-import (
-	"fmt"
-	"sync/atomic"
-)
+import "github.com/poolkit/poolkit/internal/interleave"
 
-// InterleavingConfig sets how hard the interleaving hooks push: see the
-// fields of interleaving in hooks_on.go.
-type InterleavingConfig struct {
-	Seed        uint64
-	ChangeEvery uint64
-	DelaySteps  int64
-	MaxYields   int
-	YieldEvery  uint64
-}
+// The engine's interleaving, for the hooked tests of the packages on it
+// (pool's export_hooks_test.go re-exports these).
+
+// InterleavingConfig sets how hard the interleaving pushes: see
+// interleave.Config.
+type InterleavingConfig = interleave.Config
 
 // DefaultInterleaving is the pressure the hooked test run uses: about one
 // change point in 64 steps, held for up to 48 steps of the others, and a
@@ -24,28 +18,27 @@ func DefaultInterleaving(seed uint64) InterleavingConfig {
 	return InterleavingConfig{Seed: seed, ChangeEvery: 64, DelaySteps: 48, MaxYields: 200, YieldEvery: 8}
 }
 
-// Interleave installs an interleaving for every pool in the process and
+// Interleave installs an interleaving for every engine in the process and
 // returns a function that removes it.
 func Interleave(c InterleavingConfig) (stop func()) {
-	s := &interleaving{seed: c.Seed, changeEvery: c.ChangeEvery, delaySteps: c.DelaySteps,
-		maxYields: c.MaxYields, yieldEvery: c.YieldEvery}
-	old := current.Swap(s)
-	return func() { current.CompareAndSwap(s, old) }
+	x := interleave.New(c, hookNames[:])
+	old := current.Swap(x)
+	return func() { current.CompareAndSwap(x, old) }
 }
 
 // InterleavingSteps returns how many protocol steps the installed
 // interleaving has seen.
 func InterleavingSteps() int64 {
-	if s := current.Load(); s != nil {
-		return s.steps.Load()
+	if x := current.Load(); x != nil {
+		return x.Steps()
 	}
 	return 0
 }
 
 // RecentSteps lists the last protocol steps of the installed interleaving.
 func RecentSteps() string {
-	if s := current.Load(); s != nil {
-		return s.recentSteps()
+	if x := current.Load(); x != nil {
+		return x.Recent()
 	}
 	return ""
 }
@@ -55,26 +48,9 @@ func RecentSteps() string {
 // yield. It needs an installed interleaving (with no pressure it changes
 // nothing else). It returns a function that removes the breakpoint.
 func BreakOnce(point string, f func()) (clear func()) {
-	p := pointNamed(point)
-	s := current.Load()
-	if s == nil {
+	x := current.Load()
+	if x == nil {
 		panic("BreakOnce needs an installed interleaving")
 	}
-	var fired atomic.Bool
-	fn := func() {
-		if fired.CompareAndSwap(false, true) {
-			f()
-		}
-	}
-	s.breaks[p].Store(&fn)
-	return func() { s.breaks[p].Store(nil) }
-}
-
-func pointNamed(name string) hookPoint {
-	for p := range numHookPoints {
-		if p.String() == name {
-			return p
-		}
-	}
-	panic(fmt.Sprintf("no protocol point %q", name))
+	return x.BreakOnce(point, f)
 }

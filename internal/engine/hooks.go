@@ -31,7 +31,7 @@ const (
 	hkAdmitWaiter                     // a blocked submitter's unit is being admitted
 	hkBlock                           // a submitter is about to block
 	hkCloseDrain                      // an abandoning close is taking the queued units
-	hkRebootWait                      // Reboot is about to wait for the previous life
+	hkRebootWait                      // Reopen is about to wait for the previous life
 	hkCloseWait                       // a closer is about to wait for the life it closed
 	hkDone                            // the engine's previous life has ended
 	hkSpinLast                        // a spinner found nothing in its last round; it still counts as spinning

@@ -2,11 +2,11 @@ package engine
 
 import "errors"
 
-// The front-ends (package pool, package ants, package actorpool) build
-// their own close vocabularies on the few moves below: stop intake (Close),
-// stop intake and take the queued units back (CloseNow), wait for the
-// life a close ended, as a stop channel allows (Await), and, for ants,
-// reopen (Reopen).
+// The engine's life (C1-C4) and the gauges read from it. The front-ends
+// (package pool, package ants, package actorpool) build their own close
+// vocabularies on the few moves below: stop intake (Close), stop intake
+// and take the queued units back (CloseNow), wait for the life a close
+// ended, as a stop channel allows (Await), and, for ants, reopen (Reopen).
 
 // Cap returns the capacity set by the latest Resize, or by Init.
 func (e *Engine[E]) Cap() int { return e.gate.capacity() }
@@ -90,4 +90,177 @@ func (e *Engine[E]) WorkersStarted() uint64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.mu.started
+}
+
+// closeMode says what a close does with the accepted units that have not
+// started.
+type closeMode uint8
+
+const (
+	keepQueued closeMode = iota // they still run (Close)
+	handBack                    // they are removed and returned (CloseNow)
+)
+
+// close stops intake (C1) and returns the done channel of the life it
+// closed (C3), and, in mode handBack, the units it removed.
+func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
+	if e.run == nil {
+		return nil, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mu.rebootPending = false // a close after a Reopen wins (C4)
+	e.mu.closing = true        // retiring the last worker must not end the life before the drain
+	if !e.mu.closed {
+		e.mu.closed = true
+		e.gate.close()
+		e.q.seal()
+		// Blocked submitters are refused. Overflow entries were accepted:
+		// they go to the front behind everything queued (positions from
+		// the sealed tail on), to be run by the drainers or returned.
+		late := e.q.pushed()
+		for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
+			if w.accepted {
+				e.mu.front = append(e.mu.front, queued[E]{pos: late, u: w.task})
+				e.frontN.Add(1)
+				late++
+				e.settleLocked(w)
+				continue
+			}
+			e.mu.waiters.finish(w, ErrClosed)
+			w.signal()
+			e.waitersN.Add(-1)
+		}
+		if mode == keepQueued {
+			// Accepted work with no slot holder to run it gets drainers
+			// (T6), for work that has waited until now.
+			now := e.now()
+			for pending := e.q.len() + len(e.mu.front); pending > 0 && e.gate.acquireDraining(); pending-- {
+				e.startLocked(start[E]{kind: startWork, since: now}).wakeUp()
+			}
+		}
+		for e.mu.idle.len() > 0 {
+			e.retireLocked(e.mu.idle.pop())
+		}
+		e.stopPurgerLocked()
+		e.roomLocked() // WaitRoom returns ErrClosed
+		if e.mu.stall != nil {
+			e.mu.stall.Stop()
+			e.mu.stallArmed = false
+		}
+	}
+	var out []E
+	if mode == handBack {
+		hook(hkCloseDrain)
+		// Oldest first: units put back, the queue, then overflow entries;
+		// the caller gets the bare values, their stamps dropped.
+		head := e.q.next()
+		i := 0
+		for ; i < len(e.mu.front) && e.mu.front[i].pos < head; i++ {
+			out = append(out, e.mu.front[i].u.v)
+		}
+		for {
+			u, ok := e.q.popSealed()
+			if !ok {
+				break
+			}
+			out = append(out, u.v)
+		}
+		for _, q := range e.mu.front[i:] {
+			out = append(out, q.u.v)
+		}
+		e.frontN.Add(-int64(len(e.mu.front)))
+		e.mu.front = nil
+		e.returned.Add(uint64(len(out)))
+	}
+	done := e.mu.done
+	e.mu.closing = false
+	e.maybeDoneLocked()
+	return done, out
+}
+
+// maybeDoneLocked ends the life (C2) once the engine is closed and no
+// worker, no slot about to become one, and no purger is left; with a
+// reboot pending it reopens the engine first (C4).
+func (e *Engine[E]) maybeDoneLocked() {
+	if !e.mu.closed || e.mu.closing || e.mu.doneSent || e.mu.live != 0 || e.gate.held() != 0 || e.mu.purging {
+		return
+	}
+	if hooksOn {
+		invariant(e.q.drained() && len(e.mu.front) == 0 && e.frontN.Load() == 0,
+			"a life ended with accepted units left: queued %d, front %d", e.q.len(), len(e.mu.front))
+		invariant(e.mu.waiters.n == 0, "a life ended with %d blocked submitters", e.mu.waiters.n)
+		invariant(e.mu.idle.len() == 0 && len(e.mu.all) == 0, "a life ended with workers in the books")
+		invariant(e.spinning.Load() == 0, "a life ended with %d searchers counted", e.spinning.Load())
+	}
+	hook(hkDone)
+	done := e.mu.done
+	if e.mu.rebootPending {
+		e.reopenLocked()
+	} else {
+		e.mu.doneSent = true
+	}
+	close(done)
+}
+
+// reopenLocked starts a new life. Requires e.mu, a closed engine and an
+// ended life.
+func (e *Engine[E]) reopenLocked() {
+	e.mu.closed = false
+	e.mu.doneSent = false
+	e.mu.rebootPending = false
+	e.mu.done = make(chan struct{})
+	e.gate.reopen()
+	e.q.unseal()
+}
+
+// Reopen reopens a closed engine once the workers of its previous life
+// have exited (C4), waiting for that unless the caller runs in one of
+// its units (then the life's end reopens it). It does nothing on an open
+// engine.
+func (e *Engine[E]) Reopen() {
+	if e.run == nil {
+		return
+	}
+	e.mu.Lock()
+	if !e.mu.closed {
+		e.mu.Unlock()
+		return
+	}
+	if e.mu.doneSent {
+		e.reopenLocked()
+		e.mu.Unlock()
+		return
+	}
+	e.mu.rebootPending = true
+	done := e.mu.done
+	e.mu.Unlock()
+	if e.callerWorker() != nil {
+		return // it cannot wait for itself; the life's end reopens the engine
+	}
+	hook(hkRebootWait)
+	<-done
+}
+
+// Closed reports whether the engine is closed (and not reopened).
+func (e *Engine[E]) Closed() bool {
+	if e.run == nil {
+		return false
+	}
+	return e.gate.closed()
+}
+
+// Running returns the number of units executing now: slots held, less
+// searchers and workers whose unit panicked while their handler runs.
+func (e *Engine[E]) Running() int {
+	// Each subtracted counter drops only after its worker has taken its
+	// next unit or given its slot back, so a completed unit is never
+	// counted again; at worst a worker is missed for an instant.
+	return max(0, e.gate.held()-int(e.spinning.Load())-int(e.handling.Load()))
+}
+
+// Waiting returns the accepted units that have not started, plus the
+// submitters blocked for room.
+func (e *Engine[E]) Waiting() int {
+	return e.q.len() + int(e.frontN.Load()) + int(e.waitersN.Load())
 }

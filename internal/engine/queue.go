@@ -60,6 +60,14 @@ func (q *queue[E]) init(capacity int) {
 	}
 }
 
+// none reports whether the queue holds nothing at all (capacity 0): a
+// unit is accepted only when a worker can start it at once.
+func (q *queue[E]) none() bool { return q.size == 0 }
+
+// next returns the position of the oldest value not yet taken: values
+// at positions below it have left the queue.
+func (q *queue[E]) next() uint64 { return q.head.Load() }
+
 func (q *queue[E]) slot(pos uint64) *qslot[E] {
 	if q.mask != 0 {
 		return &q.slots[pos&q.mask]

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"runtime"
 	"time"
 )
@@ -22,8 +23,9 @@ import (
 //   - Group.Wait and Future.Wait run the oldest waiting tasks in the
 //     caller's slot while what they wait for is unfinished, and wait only
 //     while nothing is left to run, looking again now and then (helpWait).
-//   - ReleaseTimeout, ReleaseContext and Reboot cannot wait for the task
-//     they run in: the closes return ErrInsideTask at once, Reboot returns
+//   - A wait for the end of a life (Await, behind pool's Shutdown and
+//     ants' ReleaseTimeout) and Reopen cannot wait for the unit they run
+//     in: Await returns ErrInsideTask at once, Reopen returns
 //     and the pool reopens when its tasks have returned.
 //
 // The capacity holds: the caller's own task waits in the call while a task
@@ -198,4 +200,64 @@ func (e *Engine[E]) execInside(w *worker[E], t unit[E]) {
 	w.helping--
 	w.settle()
 	w.lastEnd = unknownEnd
+}
+
+// submitInside submits t for a caller that runs inside a task of e, on
+// worker w, and has found no room: rather than wait for room that its own
+// slot may be needed to make, it runs the oldest waiting unit in that slot
+// and tries again, and, with nothing else waiting, runs t itself there
+// (reentry.go). Its outcomes are submit's: nil once t is accepted (or has
+// run), ErrClosed, or ctx.Err().
+func (e *Engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) error {
+	var tick *time.Timer
+	defer func() {
+		if tick != nil {
+			tick.Stop()
+		}
+	}()
+	for {
+		if err := ctx.Err(); err != nil {
+			return e.rejected.count(err)
+		}
+		if e.Closed() {
+			return e.rejected.count(ErrClosed)
+		}
+		if e.waitersN.Load() == 0 {
+			if e.q.push(t) {
+				e.notify(since(t.at))
+				return nil
+			}
+			if e.spinning.Load() == 0 && e.gate.acquire() {
+				e.lock()
+				sw := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
+				e.mu.Unlock()
+				sw.wakeUp()
+				return nil
+			}
+		}
+		if e.helpOnce(w) {
+			continue
+		}
+		if e.hasWork() || e.waitersN.Load() > 0 || e.overCapacity() {
+			// Older work waits that this slot may not run now (a shrink is
+			// under way), or another took it first: let the slot holders
+			// get on, and look again.
+			if tick == nil {
+				tick = time.NewTimer(stallCheck)
+			} else {
+				tick.Reset(stallCheck)
+			}
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+			}
+			continue
+		}
+		// Nothing waits but t, and no slot is free: t runs here.
+		e.lock()
+		e.mu.direct++
+		e.mu.Unlock()
+		e.execInside(w, t)
+		return nil
+	}
 }

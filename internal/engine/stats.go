@@ -12,7 +12,7 @@ import (
 // must keep the same fields in the same order).
 type Stats struct {
 	Cap, Workers, Idle, Running, Waiting int
-	Closed                               bool
+	Closed, Timed                        bool
 
 	Submitted, Completed                                        uint64
 	Rejected, RejectedOverload, RejectedClosed, RejectedContext uint64
@@ -42,6 +42,7 @@ func (e *Engine[E]) Stats() Stats {
 	e.mu.Unlock()
 	s.Cap = e.gate.capacity()
 	s.Closed = e.gate.closed()
+	s.Timed = e.timings.Load()
 	s.Running = e.Running()
 	s.Waiting = e.Waiting()
 	s.RejectedOverload = e.rejected.overload.Load()

@@ -7,7 +7,7 @@ import (
 	"github.com/poolkit/poolkit/internal/timing"
 )
 
-// A pool times its tasks only when asked to (WithTimings, SetTimings).
+// A pool times its tasks only when asked to (Config.Timings, SetTimings).
 // Off, the cost is one load of a flag when a task is submitted and one when
 // it starts. On, a task costs two clock reads, and no lock, no allocation
 // and no write to a word another goroutine writes:
@@ -32,7 +32,7 @@ import (
 //     accepted, Wait + Service is exactly its time in the pool.
 //   - The worker records the wait and the service into histograms that
 //     only it writes (timing.Recorder); a worker that exits folds them into
-//     the pool's totals under the engine's lock, and Timings sums them
+//     the pool's totals under the engine's lock, and Stats sums them
 //     there, as Stats does with Completed.
 //
 // Where the start cannot be inferred, the worker reads the clock when the

@@ -11,7 +11,7 @@ import (
 // worker is one goroutine of the engine. While it holds a gate slot it
 // runs units handed to it and taken from the front and the queue; when
 // there is nothing to run it gives the slot back and parks on the idle
-// stack until a submitter, Resize or Release wakes it, or until it expires.
+// stack until a submitter, Resize or a close wakes it, or until it expires.
 type worker[E any] struct {
 	e    *Engine[E]
 	wake chan struct{} // buffered; one token per park
@@ -318,209 +318,6 @@ func (w *worker[E]) settle() {
 	}
 }
 
-// work runs units while the worker holds a slot, until it finds nothing to
-// run (it then still holds the slot, which park gives back) or a shrink
-// makes it give the slot back.
-func (e *Engine[E]) work(w *worker[E]) workEnd {
-	for {
-		if w.leaving != nil {
-			return panicked
-		}
-		if e.gate.releaseIfOver() {
-			e.stopSearching(w)
-			w.settle()
-			return gaveSlotBack
-		}
-		t, pos, ok := e.take()
-		if !ok {
-			t, pos, ok = e.spin(w)
-		}
-		if !ok && e.q.size == 0 && e.waitersN.Load() > 0 {
-			// W5: hand this slot to the oldest blocked submitter.
-			wt, taken, released := e.takeWaiter(e.gate.releaseIfOver)
-			if released {
-				w.settle()
-				return gaveSlotBack
-			}
-			if taken {
-				hook(hkConfirmed)
-				w.settle()
-				e.exec(w, wt)
-				continue
-			}
-		}
-		if !ok {
-			return foundNothing
-		}
-		hook(hkTaken)
-		e.stopSearching(w)
-		// S2: the unit starts here, if the capacity in force now allows
-		// it. The check must follow the take: a shrink between an earlier
-		// check and the take would otherwise not hold for this unit.
-		if e.gate.releaseIfOver() {
-			e.deferStart(t, pos)
-			w.settle()
-			return gaveSlotBack
-		}
-		hook(hkConfirmed)
-		if e.waitersN.Load() > 0 {
-			e.admitWaiters() // the take made room for a blocked submitter
-		}
-		w.settle()
-		e.exec(w, t)
-	}
-}
-
-// stopSearching is W2 for a searcher that has taken a unit or is giving
-// its slot back to a shrink: it stops counting in e.spinning, and then,
-// like a pusher, applies W1 to the work left: the pushers that saw it
-// searching each left their unit to it, and it takes one at most. A
-// worker that takes a unit without searching wakes nobody: no pusher
-// relied on it alone (runtime/proc.go: a spinning M that finds work wakes
-// another; an M that takes local work does not).
-func (e *Engine[E]) stopSearching(w *worker[E]) {
-	if !w.searching {
-		return
-	}
-	w.searching = false
-	e.spinning.Add(-1)
-	hook(hkSpinFound)
-	if e.hasWork() {
-		// This worker's lastEnd comes before the start of whatever the
-		// worker started here takes, and close to it when the work was
-		// left to this worker while it searched.
-		e.notify(w.lastEnd)
-	}
-}
-
-// takeWaiter is W5: a slot holder with nothing else to run (a worker in a
-// pool with no queue, or a task that helps: reentry.go) takes the oldest
-// blocked submitter's unit to run in its slot, and wakes the submitter with
-// its unit accepted. The capacity check (S2) follows the choice of the
-// waiter, under mu: over reports whether a shrink has left too many slots
-// held (a worker's gate.releaseIfOver also gives its slot back then; a
-// helping task keeps its slot, which its own unit needs), and if so nothing
-// is taken (refused) and the waiter stays for whoever has room. Without W5
-// a worker would give the slot back only for admitWaiters to take it again
-// and start another worker, a goroutine switch (or a spawn) per unit under
-// backpressure.
-func (e *Engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool) {
-	hook(hkWaiterTake)
-	e.lock()
-	w := e.mu.waiters.head
-	if w == nil {
-		e.mu.Unlock()
-		return unit[E]{}, false, false
-	}
-	hook(hkAdmitWaiter)
-	if over() {
-		e.mu.Unlock()
-		return unit[E]{}, false, true
-	}
-	t = w.task
-	if !w.accepted {
-		t.at = e.stamp()
-	}
-	e.mu.direct++
-	w = e.settleLocked(w)
-	e.mu.Unlock()
-	w.signal()
-	return t, true, false
-}
-
-// spin looks for work a little longer before the worker gives its slot
-// back. A worker that is not searching starts to, unless another already
-// does (maxSpinners); a searcher goes on. It returns with the worker still
-// searching if it found a unit (the caller applies W2), not searching if
-// it found none.
-func (e *Engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
-	if !w.searching {
-		if e.q.size == 0 || e.spinning.Load() >= maxSpinners {
-			return unit[E]{}, 0, false
-		}
-		e.spinning.Add(1)
-		w.searching = true
-		hook(hkSpinStart)
-	}
-	for range spinRounds {
-		runtime.Gosched()
-		if t, pos, ok := e.take(); ok {
-			return t, pos, true
-		}
-		if e.q.sealed() {
-			break
-		}
-	}
-	hook(hkSpinLast)
-	w.searching = false
-	e.spinning.Add(-1)
-	hook(hkSpinGiveUp)
-	return unit[E]{}, 0, false
-}
-
-// park decides what a worker does after a round of work: wait on the idle
-// stack for a wake-up, run on with a slot taken again, or exit.
-//
-// A worker that found nothing to run gives its slot back here, under mu
-// (S5). That makes giving the slot back and joining the idle stack one
-// step to a submitter: one that takes the slot the moment it is free needs
-// mu to start a worker on it (startLocked), and by then this worker is on
-// the idle stack to be woken, where, released outside mu, the submitter
-// would find no idle worker, spawn a goroutine, and this one would exit
-// as one too many for the capacity.
-func (e *Engine[E]) park(w *worker[E], end workEnd) parkOutcome {
-	if hooksOn {
-		invariant(!w.searching, "a worker parks counted as searching")
-	}
-	hook(hkGiveBack)
-	e.lock()
-	defer e.mu.Unlock()
-	if end == foundNothing {
-		e.gate.release()
-		w.settle()
-	}
-	if hooksOn {
-		w.holds = false
-	}
-	hook(hkRecheck)
-	// W3 (T7): a pusher that saw this worker's slot held, or saw it
-	// searching, relied on it to take its unit: look once more, and search
-	// again if there is work. On a closed engine this is also how accepted
-	// units left over find a slot (T8).
-	if e.hasWork() && e.gate.acquireDraining() {
-		e.spinning.Add(1)
-		w.searching = true
-		return recheckRun
-	}
-	if e.mu.closed {
-		e.exitLocked(w) // a closed engine has no blocked submitters (C1)
-		return exit
-	}
-	e.idleLocked(w)
-	// W4: the slot given back is room for a blocked submitter. Admitted
-	// while this worker is on the idle stack, a waiter's unit wakes it
-	// rather than a new goroutine.
-	if e.waitersN.Load() > 0 {
-		e.admitWaitersLocked()
-	}
-	e.roomLocked()
-	if w.idleAt >= 0 && e.mu.live > e.gate.capacity() {
-		e.mu.idle.remove(w)
-		e.exitLocked(w) // more workers than a shrunk capacity needs
-		return exit
-	}
-	return waitParked
-}
-
-// idleLocked puts w, which holds no slot, on the idle stack. Requires e.mu.
-func (e *Engine[E]) idleLocked(w *worker[E]) {
-	e.mu.idle.push(w)
-	if !e.cfg.DisablePurge {
-		w.parkedAt = clock()
-		e.startPurgerLocked()
-	}
-}
-
 // handlePanic passes a task's panic to the panic handler, or, without one,
 // to the logger. It runs in exec's deferred function, on the worker: a
 // panic handler that panics in turn is recovered and reported, one that
@@ -547,10 +344,8 @@ func (e *Engine[E]) leave(w *worker[E]) {
 	if hooksOn {
 		w.holds = false
 	}
-	hook(hkRecheck)
 	var searcher *worker[E]
-	if e.hasWork() && e.gate.acquireDraining() {
-		e.spinning.Add(1) // counted for the searcher startLocked picks
+	if e.recheck() { // W3, for a searcher started in this worker's place
 		searcher = e.startLocked(start[E]{kind: startSearch, since: unknownEnd})
 	}
 	e.exitLocked(w)

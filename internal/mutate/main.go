@@ -1,6 +1,6 @@
 // Command mutate measures how much of the engine's behaviour the test suite
 // pins down. It applies each mutation in mutations.txt (a single-point
-// change to pool/: a dropped re-check, two steps swapped, a forgotten
+// change to the engine (internal/engine): a dropped re-check, two steps swapped, a forgotten
 // wake-up) to a copy of the repository, runs the suite on it, and reports
 // which mutants the suite kills (some test fails, the race detector or an
 // invariant fires, or the run times out) and which survive.
@@ -46,7 +46,7 @@ func main() {
 	only := flag.String("run", "", "run only the mutations whose id contains this")
 	timeout := flag.Duration("timeout", 90*time.Second, "a suite run that takes longer counts as killed (a hang); a healthy run takes about 10 s")
 	show := flag.Bool("show", false, "print the suite's output for each mutant")
-	testArgs := flag.String("test", "-count=1 -race -tags poolkit_hooks ./pool", "arguments to go test")
+	testArgs := flag.String("test", "-count=1 -race -tags poolkit_hooks ./pool ./internal/engine", "arguments to go test")
 	flag.Parse()
 	showOutput = *show
 	if err := run(*spec, *only, *timeout, strings.Fields(*testArgs)); err != nil {

@@ -89,7 +89,7 @@ func run(ctx context.Context, out io.Writer) (err error) {
 	}
 	fmt.Fprintf(out, "published %d messages\n", messages)
 
-	p, err := pool.New(4)
+	p, err := pool.New(4, pool.WithTimings()) // the autoscaler reads the waits and service times
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ const period = 40 * time.Second
 // address listened on once the server accepts connections. It returns nil
 // after a clean shutdown.
 func run(ctx context.Context, addr string, ready func(net.Addr)) (err error) {
-	p, err := pool.New(2)
+	p, err := pool.New(2, pool.WithTimings()) // the histograms and the autoscaler read them
 	if err != nil {
 		return err
 	}

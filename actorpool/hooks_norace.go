@@ -1,6 +1,0 @@
-//go:build poolkit_hooks && !race
-
-package actorpool
-
-func quiet() {}
-func loud()  {}

@@ -1,6 +1,0 @@
-//go:build poolkit_hooks && !race
-
-package engine
-
-func quiet() {}
-func loud()  {}

@@ -1,0 +1,57 @@
+package interleave
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestBreakOnce: the first goroutine at a step runs the breakpoint, later
+// ones pass, and a cleared breakpoint runs no more.
+func TestBreakOnce(t *testing.T) {
+	x := New(Config{}, []string{"a", "b"})
+	var ran int
+	clear := x.BreakOnce("b", func() { ran++ })
+	x.At(0)
+	x.At(1)
+	x.At(1)
+	clear()
+	x.At(1)
+	if ran != 1 {
+		t.Errorf("the breakpoint ran %d times, want 1", ran)
+	}
+	if got := x.Steps(); got != 4 {
+		t.Errorf("Steps() = %d, want 4", got)
+	}
+	if r := x.Recent(); !strings.HasPrefix(r, "1:a 2:b 3:b 4:b") {
+		t.Errorf("Recent() = %q, want the four steps in order", r)
+	}
+}
+
+// TestPressureTakesEveryStep: goroutines held back at change points and
+// yielding still take every step and finish, and the decision function is
+// a function of its input alone.
+func TestPressureTakesEveryStep(t *testing.T) {
+	x := New(Config{Seed: 7, ChangeEvery: 8, DelaySteps: 16, MaxYields: 50, YieldEvery: 4}, []string{"s"})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 500 {
+				x.At(0)
+			}
+		}()
+	}
+	wg.Wait()
+	if x.Steps() != 2000 {
+		t.Errorf("Steps() = %d, want 2000", x.Steps())
+	}
+	if splitmix(1) != splitmix(1) || splitmix(1) == splitmix(2) {
+		t.Error("splitmix is not a function of its input")
+	}
+}
