@@ -50,7 +50,7 @@ func TestCallbacksMisbehave(t *testing.T) {
 					}
 					assertFullWidth(t, p, 2)
 					if err := p.Shutdown(context.Background()); err != nil {
-						t.Errorf("ReleaseContext: %v", err)
+						t.Errorf("Shutdown: %v", err)
 					}
 				})
 			})

@@ -142,7 +142,7 @@ func TestGrowIsPrompt(t *testing.T) {
 
 // TestQueueSizeZero: with no queue a task is accepted only when a worker
 // can start it at once (ants' behaviour), and the non-blocking pool sheds
-// the rest with ErrPoolOverload.
+// the rest with ErrOverload.
 func TestQueueSizeZero(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2, pool.WithQueueSize(0), pool.WithMaxWaiting(0))
@@ -154,7 +154,7 @@ func TestQueueSizeZero(t *testing.T) {
 			}
 		}
 		if err := p.Submit(bg, tr.task(9, gate)); !errors.Is(err, pool.ErrOverload) {
-			t.Errorf("third Submit = %v, want ErrPoolOverload", err)
+			t.Errorf("third Submit = %v, want ErrOverload", err)
 		}
 		synctest.Wait()
 		checkGauges(t, p, 2, 2, 0)

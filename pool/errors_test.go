@@ -30,7 +30,7 @@ func TestErrorKinds(t *testing.T) {
 		}
 	}
 	if got := pool.ErrOverload.Error(); got != "pool: overloaded" {
-		t.Errorf("ErrPoolOverload says %q, want %q", got, "pool: overloaded")
+		t.Errorf("ErrOverload says %q, want %q", got, "pool: overloaded")
 	}
 
 	// The values the entry points return, not only the sentinels.
@@ -56,7 +56,7 @@ func TestErrorKinds(t *testing.T) {
 		close(gate)
 		fp.Close()
 		if err := fp.Invoke(bg, gate); !errors.Is(err, resize.ErrClosed) {
-			t.Errorf("Invoke after Release = %v, want an error matching resize.ErrClosed", err)
+			t.Errorf("Invoke after Close = %v, want an error matching resize.ErrClosed", err)
 		}
 	})
 }

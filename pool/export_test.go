@@ -6,7 +6,7 @@ package pool
 func WorkersStarted[T any](p *FuncPool[T]) uint64 { return p.e.WorkersStarted() }
 
 // Reopen reopens a closed pool once its previous life has ended: the
-// engine's Reopen, which package ants offers as Reboot; the engine's
+// engine's Reopen, which package ants offers as Reopen; the engine's
 // tests of it run here, on a Pool.
 func Reopen(p *Pool) { p.e.Reopen() }
 

@@ -66,14 +66,14 @@ func TestGroupPanicAndGoexit(t *testing.T) {
 }
 
 // TestGroupClosedPool: a Go on a closed pool fails the group with
-// ErrPoolClosed.
+// ErrClosed.
 func TestGroupClosedPool(t *testing.T) {
 	p := mustNew(t, 1)
 	p.Close()
 	g, _ := p.Group(context.Background())
 	g.Go(func() error { return nil })
 	if err := g.Wait(); !errors.Is(err, pool.ErrClosed) {
-		t.Errorf("Wait = %v, want ErrPoolClosed", err)
+		t.Errorf("Wait = %v, want ErrClosed", err)
 	}
 }
 

@@ -21,7 +21,7 @@ func mustNew(t testing.TB, size int, opts ...pool.Option) *pool.Pool {
 	}
 	t.Cleanup(func() {
 		if err := shutdownWithin(p, time.Minute); err != nil {
-			t.Errorf("cleanup: ReleaseTimeout = %v", err)
+			t.Errorf("cleanup: Shutdown = %v", err)
 		}
 	})
 	return p

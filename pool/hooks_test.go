@@ -116,7 +116,7 @@ func TestBreakSpinnerGivesUp(t *testing.T) {
 	mustFinish(t, p, ran, "the task never started")
 }
 
-// TestBreakShutdownReopen: a Reboot runs after a bounded close has
+// TestBreakShutdownReopen: a Reopen runs after a bounded close has
 // closed the pool and before it waits. The close waits for the life it
 // closed, which had no task (rule C3): nil, not ErrTimeout.
 func TestBreakShutdownReopen(t *testing.T) {
@@ -124,14 +124,14 @@ func TestBreakShutdownReopen(t *testing.T) {
 	p := mustNew(t, 2)
 	t.Cleanup(pool.BreakOnce("close-wait", func() { pool.Reopen(p) }))
 	if err := shutdownWithin(p, time.Second); err != nil {
-		t.Errorf("ReleaseTimeout with a Reboot before its wait = %v, want nil", err)
+		t.Errorf("Shutdown with a Reopen before its wait = %v, want nil", err)
 	}
 	if p.Stats().Closed {
-		t.Error("IsClosed() = true after the Reboot")
+		t.Error("Stats().Closed = true after the Reopen")
 	}
 }
 
-// TestBreakShutdownNowReopen: a Reboot tries to run while an abandoning
+// TestBreakShutdownNowReopen: a Reopen tries to run while an abandoning
 // close takes the queued tasks. It must wait for the close (rule C1), or
 // it reopens the queue under the closer's feet.
 func TestBreakShutdownNowReopen(t *testing.T) {
@@ -153,7 +153,7 @@ func TestBreakShutdownNowReopen(t *testing.T) {
 		}
 	}))
 	if !within(func() { p.ShutdownNow() }) {
-		t.Fatal("ReleaseNow with a Reboot during its drain did not return")
+		t.Fatal("ShutdownNow with a Reopen during its drain did not return")
 	}
 	<-rebooted
 }
@@ -238,11 +238,11 @@ func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
 				t.Fatalf("Submit = %v", err)
 			}
 			if err := shutdownWithin(p, failBound); err != nil {
-				t.Fatalf("ReleaseTimeout = %v", err)
+				t.Fatalf("Shutdown = %v", err)
 			}
 			switch {
 			case abandon && (len(returned) != 1 || ran.Load()):
-				t.Errorf("ReleaseNow returned %d tasks, task ran: %v; want 1, false", len(returned), ran.Load())
+				t.Errorf("ShutdownNow returned %d tasks, task ran: %v; want 1, false", len(returned), ran.Load())
 			case !abandon && !ran.Load():
 				t.Error("a task queued before the close never ran")
 			}
@@ -402,7 +402,7 @@ func TestBreakGiveBackIsOneStep(t *testing.T) {
 // run. B's worker, over the capacity, gives its slot back when B returns
 // and is held on its way to park. The pool is closed and A returns: no slot
 // is held, but B's worker is alive, and the life must not end before it
-// has left the books (rule C2): a Reboot would otherwise open a new life
+// has left the books (rule C2): a Reopen would otherwise open a new life
 // beside a worker of the old one.
 func TestBreakLifeWaitsForParkingWorker(t *testing.T) {
 	breakpoints(t)

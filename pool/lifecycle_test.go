@@ -47,7 +47,7 @@ func TestSubmitBlocksWhenSaturated(t *testing.T) {
 }
 
 // TestMaxWaitingZeroOverload: a non-blocking saturated pool returns
-// ErrPoolOverload at once, and the task never runs.
+// ErrOverload at once, and the task never runs.
 func TestMaxWaitingZeroOverload(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithMaxWaiting(0))
@@ -60,7 +60,7 @@ func TestMaxWaitingZeroOverload(t *testing.T) {
 		}
 		for i := 2; i < 5; i++ {
 			if err := p.Submit(bg, tr.task(i, nil)); !errors.Is(err, pool.ErrOverload) {
-				t.Errorf("Submit on saturated non-blocking pool = %v, want ErrPoolOverload", err)
+				t.Errorf("Submit on saturated non-blocking pool = %v, want ErrOverload", err)
 			}
 		}
 		close(gate)
@@ -74,8 +74,8 @@ func TestMaxWaitingZeroOverload(t *testing.T) {
 	})
 }
 
-// TestMaxWaiting: past WithMaxBlockingTasks blocked callers, Submit
-// returns ErrPoolOverload instead of blocking.
+// TestMaxWaiting: past WithMaxWaiting blocked callers, Submit
+// returns ErrOverload instead of blocking.
 func TestMaxWaiting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1, pool.WithQueueSize(0), pool.WithMaxWaiting(2))
@@ -89,7 +89,7 @@ func TestMaxWaiting(t *testing.T) {
 		}
 		synctest.Wait()
 		if err := p.Submit(bg, func() {}); !errors.Is(err, pool.ErrOverload) {
-			t.Errorf("Submit past the blocking limit = %v, want ErrPoolOverload", err)
+			t.Errorf("Submit past the blocking limit = %v, want ErrOverload", err)
 		}
 		close(gate)
 		for range 2 {
@@ -116,28 +116,28 @@ func TestSubmitContextCancel(t *testing.T) {
 		start := time.Now()
 		err := p.Submit(ctx, tr.task(1, nil))
 		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("SubmitContext = %v, want context.DeadlineExceeded", err)
+			t.Errorf("Submit = %v, want context.DeadlineExceeded", err)
 		}
 		if d := time.Since(start); d != 2*time.Second {
-			t.Errorf("SubmitContext returned after %v, want 2s", d)
+			t.Errorf("Submit returned after %v, want 2s", d)
 		}
 		close(gate)
 		synctest.Wait()
 		done, cancel2 := context.WithCancel(context.Background())
 		cancel2()
 		if err := p.Submit(done, tr.task(2, nil)); !errors.Is(err, context.Canceled) {
-			t.Errorf("SubmitContext(done ctx) = %v, want context.Canceled", err)
+			t.Errorf("Submit(done ctx) = %v, want context.Canceled", err)
 		}
 		synctest.Wait()
 		if tr.ran(1) != 0 || tr.ran(2) != 0 {
-			t.Error("a task whose SubmitContext failed ran")
+			t.Error("a task whose Submit failed ran")
 		}
 		checkGauges(t, p, 1, 0, 0)
 	})
 }
 
-// TestCloseWakesWaitingSubmitters: Release wakes blocked submitters with
-// ErrPoolClosed; their tasks never run, accepted tasks still do.
+// TestCloseWakesWaitingSubmitters: Close wakes blocked submitters with
+// ErrClosed; their tasks never run, accepted tasks still do.
 func TestCloseWakesWaitingSubmitters(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 1, pool.WithQueueSize(1))
@@ -156,7 +156,7 @@ func TestCloseWakesWaitingSubmitters(t *testing.T) {
 		p.Close()
 		for range 3 {
 			if err := <-res; !errors.Is(err, pool.ErrClosed) {
-				t.Errorf("blocked Submit after Release = %v, want ErrPoolClosed", err)
+				t.Errorf("blocked Submit after Close = %v, want ErrClosed", err)
 			}
 		}
 		close(gate)
@@ -169,8 +169,8 @@ func TestCloseWakesWaitingSubmitters(t *testing.T) {
 	})
 }
 
-// TestCloseRunsQueued: accepted tasks that were queued at Release still
-// run, and ReleaseTimeout after Release waits for them ("release now, wait
+// TestCloseRunsQueued: accepted tasks that were queued at Close still
+// run, and Shutdown after Close waits for them ("release now, wait
 // later").
 func TestCloseRunsQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -185,22 +185,22 @@ func TestCloseRunsQueued(t *testing.T) {
 		synctest.Wait()
 		p.Close()
 		if err := shutdownWithin(p, time.Second); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("ReleaseTimeout with running tasks = %v, want ErrTimeout", err)
+			t.Errorf("Shutdown with running tasks = %v, want ErrTimeout", err)
 		}
 		close(gate)
 		if err := shutdownWithin(p, time.Second); err != nil {
-			t.Errorf("ReleaseTimeout = %v, want nil", err)
+			t.Errorf("Shutdown = %v, want nil", err)
 		}
 		if tr.total() != 10 || tr.peak.Load() > 2 {
 			t.Errorf("ran %d (peak %d), want 10 (peak <= 2)", tr.total(), tr.peak.Load())
 		}
 		if s := p.Stats(); s.Workers != 0 || s.Completed != 10 || s.Submitted != 10 {
-			t.Errorf("after ReleaseTimeout Stats = %+v", s)
+			t.Errorf("after Shutdown Stats = %+v", s)
 		}
 	})
 }
 
-// TestShutdownDeadline: ReleaseTimeout returns ErrTimeout after exactly the
+// TestShutdownDeadline: Shutdown returns ErrTimeout after exactly the
 // timeout when a task is stuck, and nil once everything has finished.
 func TestShutdownDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -211,25 +211,25 @@ func TestShutdownDeadline(t *testing.T) {
 		}
 		start := time.Now()
 		if err := shutdownWithin(p, 3*time.Second); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("ReleaseTimeout = %v, want ErrTimeout", err)
+			t.Errorf("Shutdown = %v, want ErrTimeout", err)
 		}
 		if d := time.Since(start); d != 3*time.Second {
-			t.Errorf("ReleaseTimeout returned after %v, want 3s", d)
+			t.Errorf("Shutdown returned after %v, want 3s", d)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		if err := p.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("ReleaseContext = %v, want context.DeadlineExceeded", err)
+			t.Errorf("Shutdown = %v, want context.DeadlineExceeded", err)
 		}
 		close(gate)
 		if err := p.Shutdown(context.Background()); err != nil {
-			t.Errorf("ReleaseContext after the task finished = %v", err)
+			t.Errorf("Shutdown after the task finished = %v", err)
 		}
 	})
 }
 
 // TestShutdownNow: the tasks that have not started are handed back, oldest
-// first; running ones finish; after ReleaseNow returns no task starts.
+// first; running ones finish; after ShutdownNow returns no task starts.
 func TestShutdownNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, err := pool.NewFunc(2, func(ch chan struct{}) {
@@ -256,11 +256,11 @@ func TestShutdownNow(t *testing.T) {
 		synctest.Wait()
 		back := p.ShutdownNow()
 		if len(back) != len(queued) {
-			t.Fatalf("ReleaseNow returned %d tasks, want %d", len(back), len(queued))
+			t.Fatalf("ShutdownNow returned %d tasks, want %d", len(back), len(queued))
 		}
 		for i := range back {
 			if back[i] != queued[i] {
-				t.Errorf("ReleaseNow()[%d] is not the %dth queued argument", i, i)
+				t.Errorf("ShutdownNow()[%d] is not the %dth queued argument", i, i)
 			}
 		}
 		close(gate)
@@ -273,7 +273,7 @@ func TestShutdownNow(t *testing.T) {
 	})
 }
 
-// TestCloseIdempotentAndFromTask: Release and ReleaseTimeout may be
+// TestCloseIdempotentAndFromTask: Close and Shutdown may be
 // called many times, from many goroutines and from inside a task, without
 // deadlock.
 func TestCloseIdempotentAndFromTask(t *testing.T) {
@@ -295,11 +295,11 @@ func TestCloseIdempotentAndFromTask(t *testing.T) {
 			})
 		}
 		if err := <-inTask; !errors.Is(err, pool.ErrInsideTask) {
-			t.Errorf("ReleaseTimeout from inside a task = %v, want ErrInsideTask", err)
+			t.Errorf("Shutdown from inside a task = %v, want ErrInsideTask", err)
 		}
 		wg.Wait()
 		if err := shutdownWithin(p, time.Second); err != nil {
-			t.Errorf("ReleaseTimeout = %v", err)
+			t.Errorf("Shutdown = %v", err)
 		}
 	})
 }
@@ -316,23 +316,23 @@ func TestReopen(t *testing.T) {
 		p.Close()
 		pool.Reopen(p)
 		if p.Stats().Closed {
-			t.Fatal("IsClosed() = true after Reboot")
+			t.Fatal("Stats().Closed = true after Reopen")
 		}
 		tr := newTracker()
 		for i := range 5 {
 			if err := p.Submit(bg, tr.task(i, nil)); err != nil {
-				t.Fatalf("Submit after Reboot = %v", err)
+				t.Fatalf("Submit after Reopen = %v", err)
 			}
 		}
 		synctest.Wait()
 		if tr.total() != 5 || p.Cap() != 2 {
-			t.Errorf("after Reboot: ran %d, Cap %d; want 5, 2", tr.total(), p.Cap())
+			t.Errorf("after Reopen: ran %d, Cap %d; want 5, 2", tr.total(), p.Cap())
 		}
 	})
 }
 
 // TestIdleExpiry: idle workers exit after the expiry duration, not before;
-// WithDisablePurge keeps them; WithMinWorkers keeps that many.
+// WithIdleTimeout(0) keeps them; WithMinWorkers keeps that many.
 func TestIdleExpiry(t *testing.T) {
 	cases := []struct {
 		name string
@@ -412,9 +412,9 @@ func TestExpiryCountsFromTheLastPark(t *testing.T) {
 	})
 }
 
-// TestLifeDone checks that ReleaseDone releases the pool and returns a
+// TestLifeDone checks that the life's done channel releases the pool and returns a
 // channel that closes when the tasks of the closed life have finished, and
-// that a Reboot meanwhile is neither undone nor waited for.
+// that a Reopen meanwhile is neither undone nor waited for.
 func TestLifeDone(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, err := pool.New(1)
@@ -427,7 +427,7 @@ func TestLifeDone(t *testing.T) {
 		}
 		done := pool.CloseDone(p)
 		if !p.Stats().Closed {
-			t.Fatal("ReleaseDone did not release the pool")
+			t.Fatal("the life's done channel did not release the pool")
 		}
 		synctest.Wait()
 		select {
@@ -441,10 +441,10 @@ func TestLifeDone(t *testing.T) {
 		<-done
 		<-rebooted
 		if p.Stats().Closed {
-			t.Error("the pool is closed after the Reboot")
+			t.Error("the pool is closed after the Reopen")
 		}
 		if err := p.Submit(bg, func() {}); err != nil {
-			t.Errorf("Submit after the Reboot: %v", err)
+			t.Errorf("Submit after the Reopen: %v", err)
 		}
 		p.Close()
 		<-pool.CloseDone(p) // a second call waits for the same, ended, life
@@ -453,7 +453,7 @@ func TestLifeDone(t *testing.T) {
 	})
 }
 
-// TestShutdownFromTask: ReleaseContext with a context that is
+// TestShutdownFromTask: Shutdown with a context that is
 // never done, called from inside one of the pool's own tasks, cannot wait
 // for that task: it releases the pool and returns ErrInsideTask at once,
 // and the pool finishes closing once the task returns. From inside a task
@@ -468,16 +468,16 @@ func TestShutdownFromTask(t *testing.T) {
 		select {
 		case err := <-got:
 			if !errors.Is(err, pool.ErrInsideTask) {
-				t.Errorf("ReleaseContext from its own task = %v, want ErrInsideTask", err)
+				t.Errorf("Shutdown from its own task = %v, want ErrInsideTask", err)
 			}
 		default:
-			t.Fatal("ReleaseContext from inside its own task blocks")
+			t.Fatal("Shutdown from inside its own task blocks")
 		}
 		if !p.Stats().Closed {
 			t.Error("the pool is not released")
 		}
 		if err := p.Shutdown(context.Background()); err != nil {
-			t.Errorf("ReleaseContext from outside once the task returned = %v", err)
+			t.Errorf("Shutdown from outside once the task returned = %v", err)
 		}
 
 		other, q := mustNew(t, 1), mustNew(t, 1)
@@ -486,17 +486,17 @@ func TestShutdownFromTask(t *testing.T) {
 		mustSubmit(t, other, func() { got <- q.Shutdown(context.Background()) })
 		synctest.Wait()
 		if len(got) != 0 || !q.Stats().Closed {
-			t.Errorf("ReleaseContext from another pool's task returned before q's task did (closed %v)", q.Stats().Closed)
+			t.Errorf("Shutdown from another pool's task returned before q's task did (closed %v)", q.Stats().Closed)
 		}
 		close(release)
 		synctest.Wait() // q's task returns, its worker exits: q's life ends
 		if err := <-got; err != nil {
-			t.Errorf("ReleaseContext from another pool's task, once q's task returned = %v, want nil", err)
+			t.Errorf("Shutdown from another pool's task, once q's task returned = %v, want nil", err)
 		}
 		mustSubmit(t, other, func() { got <- q.Shutdown(context.Background()) })
 		synctest.Wait()
 		if err := <-got; err != nil {
-			t.Errorf("ReleaseContext from a task, on a pool with nothing left = %v, want nil", err)
+			t.Errorf("Shutdown from a task, on a pool with nothing left = %v, want nil", err)
 		}
 	})
 }

@@ -35,7 +35,7 @@ type capState struct {
 
 // capModel is the capacity as a linearizable register: Resize(n) writes n
 // when n is valid and the pool is open, and otherwise fails with the
-// matching error and no change; Cap reads; Release closes.
+// matching error and no change; Cap reads; Close closes.
 var capModel = porcupine.Model{
 	Init: func() any { return capState{cap: 4} },
 	Step: func(state, input, output any) (bool, any) {
@@ -68,14 +68,14 @@ var capModel = porcupine.Model{
 			return "Cap() = " + strconv.Itoa(out.cap)
 		}
 		if in.op == "release" {
-			return "Release()"
+			return "Close()"
 		}
 		return "Resize(" + strconv.Itoa(in.size) + ")"
 	},
 }
 
 // TestResizeLinearizable records concurrent histories of Resize, Cap and a
-// Release on a pool that is also running tasks, and checks with porcupine
+// Close on a pool that is also running tasks, and checks with porcupine
 // that each history has one order consistent with a register: Cap never
 // returns a value nobody set, and every Resize takes effect at one instant
 // between its call and its return.

@@ -70,7 +70,7 @@ func TestZeroValuePool(t *testing.T) {
 	_ = p.Resize(3)
 	p.Close()
 	if err := shutdownWithin(&p, time.Second); err != nil {
-		t.Errorf("ReleaseTimeout on zero Pool = %v, want nil", err)
+		t.Errorf("Shutdown on zero Pool = %v, want nil", err)
 	}
 	pool.Reopen(&p)
 	if p.Cap() != 0 || p.Stats().Running != 0 || p.Stats().Waiting != 0 || p.Stats().Closed || p.ShutdownNow() != nil {
@@ -97,11 +97,11 @@ func TestSubmitNil(t *testing.T) {
 		t.Errorf("Submit(nil) = %v, want ErrNilTask", err)
 	}
 	if err := p.Submit(context.Background(), nil); !errors.Is(err, pool.ErrNilTask) {
-		t.Errorf("SubmitContext(nil task) = %v, want ErrNilTask", err)
+		t.Errorf("Submit(nil task) = %v, want ErrNilTask", err)
 	}
 	//lint:ignore SA1012 a nil context is the input under test
 	if err := p.Submit(nil, func() {}); err == nil { //nolint:staticcheck
-		t.Error("SubmitContext(nil ctx) = nil, want an error")
+		t.Error("Submit(nil ctx) = nil, want an error")
 	}
 	if s := p.Stats(); s.Submitted != 0 || s.Rejected != 0 {
 		t.Errorf("after nil submissions Stats = %+v, want nothing counted", s)
@@ -109,24 +109,24 @@ func TestSubmitNil(t *testing.T) {
 }
 
 // TestUseAfterClose: every operation on a released pool returns
-// ErrPoolClosed (or is a documented no-op), and the rejected task never
+// ErrClosed (or is a documented no-op), and the rejected task never
 // runs.
 func TestUseAfterClose(t *testing.T) {
 	p := mustNew(t, 2)
 	p.Close()
 	if !p.Stats().Closed {
-		t.Fatal("IsClosed() = false after Release")
+		t.Fatal("Stats().Closed = false after Close")
 	}
 	var ran atomic.Bool
 	task := func() { ran.Store(true) }
 	if err := p.Submit(bg, task); !errors.Is(err, pool.ErrClosed) {
-		t.Errorf("Submit after Release = %v, want ErrPoolClosed", err)
+		t.Errorf("Submit after Close = %v, want ErrClosed", err)
 	}
 	if err := p.Submit(context.Background(), task); !errors.Is(err, pool.ErrClosed) {
-		t.Errorf("SubmitContext after Release = %v, want ErrPoolClosed", err)
+		t.Errorf("Submit after Close = %v, want ErrClosed", err)
 	}
 	if err := p.Resize(5); !errors.Is(err, pool.ErrClosed) || !errors.Is(err, resize.ErrClosed) {
-		t.Errorf("Resize after Release = %v, want ErrPoolClosed matching resize.ErrClosed", err)
+		t.Errorf("Resize after Close = %v, want ErrClosed matching resize.ErrClosed", err)
 	}
 	_ = p.Resize(7)
 	if p.Cap() != 2 {

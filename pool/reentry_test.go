@@ -108,7 +108,7 @@ func TestSubmitFromTaskNoQueue(t *testing.T) {
 	})
 }
 
-// TestSubmitFromTaskCanceled: a task's SubmitContext that finds no room
+// TestSubmitFromTaskCanceled: a task's Submit that finds no room
 // still honours its context: canceled while it would wait, it returns
 // ctx.Err() and its task never runs.
 func TestSubmitFromTaskCanceled(t *testing.T) {
@@ -123,7 +123,7 @@ func TestSubmitFromTaskCanceled(t *testing.T) {
 		})
 		synctest.Wait()
 		if err := <-errc; !errors.Is(err, context.Canceled) {
-			t.Errorf("SubmitContext with a canceled context from a task = %v, want context.Canceled", err)
+			t.Errorf("Submit with a canceled context from a task = %v, want context.Canceled", err)
 		}
 	})
 }

@@ -28,19 +28,19 @@ func testRejectionReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := full.Submit(bg, func() {}); !errors.Is(err, pool.ErrOverload) {
-		t.Fatalf("Submit to a full nonblocking pool = %v, want ErrPoolOverload", err)
+		t.Fatalf("Submit to a full nonblocking pool = %v, want ErrOverload", err)
 	}
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := full.Submit(done, func() {}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("SubmitContext(done) = %v", err)
+		t.Fatalf("Submit(done) = %v", err)
 	}
 	if err := full.Submit(bg, nil); !errors.Is(err, pool.ErrNilTask) {
 		t.Fatalf("Submit(nil) = %v", err)
 	}
 	//lint:ignore SA1012 a nil context is the caller error under test
 	if err := full.Submit(nil, func() {}); !errors.Is(err, pool.ErrNilContext) {
-		t.Fatalf("SubmitContext(nil) = %v", err)
+		t.Fatalf("Submit(nil) = %v", err)
 	}
 
 	// A submitter blocked on a full (blocking) pool whose context ends.
@@ -60,7 +60,7 @@ func testRejectionReasons(t *testing.T) {
 	}
 	stop()
 	if err := <-res; !errors.Is(err, context.Canceled) {
-		t.Fatalf("blocked SubmitContext, its context cancelled = %v", err)
+		t.Fatalf("blocked Submit, its context cancelled = %v", err)
 	}
 
 	close(block)
@@ -70,7 +70,7 @@ func testRejectionReasons(t *testing.T) {
 		}
 	}
 	if err := full.Submit(bg, func() {}); !errors.Is(err, pool.ErrClosed) {
-		t.Fatalf("Submit after Release = %v", err)
+		t.Fatalf("Submit after Close = %v", err)
 	}
 
 	for _, c := range []struct {
@@ -105,14 +105,14 @@ func TestRejectionReasonsFuncPool(t *testing.T) {
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := p.Invoke(done, 3); !errors.Is(err, context.Canceled) {
-		t.Fatalf("InvokeContext(done) = %v", err)
+		t.Fatalf("Invoke(done) = %v", err)
 	}
 	close(block)
 	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Invoke(bg, 4); !errors.Is(err, pool.ErrClosed) {
-		t.Fatalf("Invoke after Release = %v", err)
+		t.Fatalf("Invoke after Close = %v", err)
 	}
 	if s := p.Stats(); s.RejectedOverload != 1 || s.RejectedContext != 1 || s.RejectedClosed != 1 || s.Rejected != 3 {
 		t.Errorf("stats %+v: want one refusal of each reason, 3 in all", s)

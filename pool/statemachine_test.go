@@ -16,8 +16,8 @@ import (
 )
 
 // machine is a model of a non-blocking pool driven by random sequences of
-// Submit, Finish, Panic, Goexit, Resize, invalid Resize, Release and
-// ReleaseNow. Tasks hold until the test finishes them, and after each step
+// Submit, Finish, Panic, Goexit, Resize, invalid Resize, Close and
+// ShutdownNow. Tasks hold until the test finishes them, and after each step
 // the test waits for the pool to go quiet (synctest.Wait), so the model
 // can say exactly which tasks run and which wait.
 type machine struct {
@@ -119,7 +119,7 @@ func (m *machine) resize(t *rapid.T) {
 		}
 	case m.closed:
 		if !errors.Is(err, pool.ErrClosed) {
-			t.Fatalf("Resize(%d) on closed pool = %v, want ErrPoolClosed", n, err)
+			t.Fatalf("Resize(%d) on closed pool = %v, want ErrClosed", n, err)
 		}
 	default:
 		if err != nil {
@@ -139,7 +139,7 @@ func (m *machine) release(t *rapid.T, now bool) {
 		back := m.p.ShutdownNow()
 		synctest.Wait()
 		if len(back) != len(m.queued) {
-			t.Fatalf("ReleaseNow returned %d tasks, model has %d queued", len(back), len(m.queued))
+			t.Fatalf("ShutdownNow returned %d tasks, model has %d queued", len(back), len(m.queued))
 		}
 		m.returned += len(back)
 		m.queued = nil
@@ -211,19 +211,19 @@ func TestStateMachine(t *testing.T) {
 					}
 				}
 				if err := shutdownWithin(p, time.Hour); err != nil {
-					t.Errorf("ReleaseTimeout = %v", err)
+					t.Errorf("Shutdown = %v", err)
 				}
 			}()
 			t.Repeat(map[string]func(*rapid.T){
-				"Submit":     m.submit,
-				"Submit too": m.submit, // submissions drive everything: draw them twice as often
-				"Finish":     func(t *rapid.T) { m.finish(t, "") },
-				"Panic":      func(t *rapid.T) { m.finish(t, "panic") },
-				"Goexit":     func(t *rapid.T) { m.finish(t, "goexit") },
-				"Resize":     m.resize,
-				"Release":    func(t *rapid.T) { m.release(t, false) },
-				"ReleaseNow": func(t *rapid.T) { m.release(t, true) },
-				"":           m.check,
+				"Submit":      m.submit,
+				"Submit too":  m.submit, // submissions drive everything: draw them twice as often
+				"Finish":      func(t *rapid.T) { m.finish(t, "") },
+				"Panic":       func(t *rapid.T) { m.finish(t, "panic") },
+				"Goexit":      func(t *rapid.T) { m.finish(t, "goexit") },
+				"Resize":      m.resize,
+				"Close":       func(t *rapid.T) { m.release(t, false) },
+				"ShutdownNow": func(t *rapid.T) { m.release(t, true) },
+				"":            m.check,
 			})
 		})
 	})

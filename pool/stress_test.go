@@ -19,11 +19,11 @@ import (
 
 // TestExactlyOnceStress: under concurrent submitters, resizes, panicking
 // and Goexit-ing tasks and a release in the middle, every task whose
-// Submit returned nil runs exactly once (or, after ReleaseNow, is handed
+// Submit returned nil runs exactly once (or, after ShutdownNow, is handed
 // back exactly once), every task whose Submit failed never runs, and no
 // more tasks ever run at once than the largest capacity set.
 func TestExactlyOnceStress(t *testing.T) {
-	for _, mode := range []string{"Release", "ReleaseNow"} {
+	for _, mode := range []string{"Close", "ShutdownNow"} {
 		for _, qs := range []int{0, 1, 64} {
 			t.Run(mode+"/queue="+strconv.Itoa(qs), func(t *testing.T) {
 				stressOnce(t, mode, qs)
@@ -80,7 +80,7 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 			for i := range perSubmitter {
 				id := s*perSubmitter + i
 				if s == 0 && i == perSubmitter/2 {
-					if mode == "Release" {
+					if mode == "Close" {
 						p.Close()
 					} else {
 						returned = p.ShutdownNow()
@@ -139,7 +139,7 @@ func stressOnce(t *testing.T, mode string, queueSize int) {
 }
 
 // TestMemoryModel: writes before Submit are visible in the task, and the
-// task's writes are visible after ReleaseTimeout returns nil, with plain
+// task's writes are visible after Shutdown returns nil, with plain
 // (non-atomic) variables; the race detector reports any missing edge.
 func TestMemoryModel(t *testing.T) {
 	p, err := pool.New(4)
@@ -200,7 +200,7 @@ func TestCapacityBoundStress(t *testing.T) {
 	}
 }
 
-// TestNoGoroutineOutlivesShutdown: once ReleaseTimeout has returned nil, no
+// TestNoGoroutineOutlivesShutdown: once Shutdown has returned nil, no
 // goroutine of the pool is left, whatever state its workers were in.
 func TestNoGoroutineOutlivesShutdown(t *testing.T) {
 	p, err := pool.New(64, pool.WithMinWorkers(8))
@@ -223,6 +223,6 @@ func TestNoGoroutineOutlivesShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := goleak.Find(); err != nil {
-		t.Errorf("goroutines left after ReleaseTimeout: %v", err)
+		t.Errorf("goroutines left after Shutdown: %v", err)
 	}
 }

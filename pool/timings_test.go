@@ -78,7 +78,7 @@ func TestTimingsSizeOne(t *testing.T) {
 	})
 }
 
-// TestTimingsFuncPool: FuncPool records as Pool does, and ReleaseNow still
+// TestTimingsFuncPool: FuncPool records as Pool does, and ShutdownNow still
 // hands back the bare arguments of the tasks that never started.
 func TestTimingsFuncPool(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestTimingsFuncPool(t *testing.T) {
 		}
 		synctest.Wait()
 		if got := p.ShutdownNow(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
-			t.Errorf("ReleaseNow = %v, want [1ns 2ns]", got)
+			t.Errorf("ShutdownNow = %v, want [1ns 2ns]", got)
 		}
 		if err := shutdownWithin(p, 2*time.Hour); err != nil {
 			t.Fatal(err)
@@ -258,7 +258,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 		})
 	})
 	t.Run("OverflowDrainedByRelease", func(t *testing.T) {
-		// A Release moves overflow entries to the front; the drain
+		// A Close moves overflow entries to the front; the drain
 		// still measures them from their acceptance.
 		synctest.Test(t, func(t *testing.T) {
 			p := mustNew(t, 1, pool.WithQueueSize(1), pool.WithUnboundedQueue(), pool.WithTimings())
@@ -317,7 +317,7 @@ func TestTimingsSlowPaths(t *testing.T) {
 }
 
 // TestTimingsExitedWorkers: what a worker recorded stays in the totals once
-// it has exited, and across a Reboot.
+// it has exited, and across a Reopen.
 func TestTimingsExitedWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustNew(t, 2, pool.WithTimings(), pool.WithIdleTimeout(10*ms))
@@ -342,7 +342,7 @@ func TestTimingsExitedWorkers(t *testing.T) {
 		synctest.Wait()
 		want = pool.Stats{Wait: hist(0, 0, 0), Service: hist(3*ms, 4*ms, ms)}
 		if got := timingsOf(p.Stats()); got != want {
-			t.Errorf("after a Reboot: %+v, want %+v", got, want)
+			t.Errorf("after a Reopen: %+v, want %+v", got, want)
 		}
 	})
 }

@@ -84,14 +84,14 @@ func TestUnboundedQueueShutdownNow(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
-		t.Errorf("ReleaseNow returned %v, want %v", got, want)
+		t.Errorf("ShutdownNow returned %v, want %v", got, want)
 	}
 	if r := ran(); len(r) != 0 {
-		t.Errorf("tasks %v ran after ReleaseNow returned them", r)
+		t.Errorf("tasks %v ran after ShutdownNow returned them", r)
 	}
 }
 
-// TestUnboundedQueueGracefulClose: a Release runs the overflow entries too,
+// TestUnboundedQueueGracefulClose: a Close runs the overflow entries too,
 // in order.
 func TestUnboundedQueueGracefulClose(t *testing.T) {
 	p, ran, unblock := blockedFuncPool(t)
@@ -102,7 +102,7 @@ func TestUnboundedQueueGracefulClose(t *testing.T) {
 	}
 	p.Close()
 	if err := p.Invoke(bg, 99); !errors.Is(err, pool.ErrClosed) {
-		t.Errorf("Invoke after Release = %v, want ErrPoolClosed", err)
+		t.Errorf("Invoke after Close = %v, want ErrClosed", err)
 	}
 	unblock()
 	if err := shutdownWithin(p, failBound); err != nil {

@@ -18,7 +18,7 @@ import (
 
 // The tests in this file drive, through the public API only, the protocol
 // windows where an engine breaks: a worker between two tasks, a spinner
-// that finds work or gives up, a Reboot between a close and its wait. Each
+// that finds work or gives up, a Reopen between a close and its wait. Each
 // repeats its scenario, because the window is hit only when the goroutines
 // meet in it; under the poolkit_hooks build tag the engine yields at every
 // protocol step and the windows are hit far more often (hooks_test.go).
@@ -96,7 +96,7 @@ func TestShrinkBetweenTasks(t *testing.T) {
 			t.Fatalf("try %d: C started while A ran, after Resize(1) returned", try)
 		}
 		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
+			t.Fatalf("try %d: Shutdown = %v", try, err)
 		}
 	}
 }
@@ -117,12 +117,12 @@ func TestNoTaskWaitsBesideAFreeSlot(t *testing.T) {
 		xDone := submitXWaitingForY(t, p)
 		mustFinish(t, p, xDone, fmt.Sprintf("try %d: Y never started", try))
 		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
+			t.Fatalf("try %d: Shutdown = %v", try, err)
 		}
 	}
 }
 
-// TestShutdownNowRacingReopen: an abandoning close and a Reboot at the same
+// TestShutdownNowRacingReopen: an abandoning close and a Reopen at the same
 // time both return, whichever wins.
 func TestShutdownNowRacingReopen(t *testing.T) {
 	for try := range windowTries(500, 3000) {
@@ -139,17 +139,17 @@ func TestShutdownNowRacingReopen(t *testing.T) {
 			pool.Reopen(p)
 		}()
 		if !within(func() { p.ShutdownNow() }) {
-			t.Fatalf("try %d: ReleaseNow racing Reboot did not return (IsClosed()=%v)", try, p.Stats().Closed)
+			t.Fatalf("try %d: ShutdownNow racing Reopen did not return (IsClosed()=%v)", try, p.Stats().Closed)
 		}
 		<-done
 		p.Close()
 		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: ReleaseTimeout = %v", try, err)
+			t.Fatalf("try %d: Shutdown = %v", try, err)
 		}
 	}
 }
 
-// TestShutdownRacingReopen: a bounded close racing a Reboot waits for
+// TestShutdownRacingReopen: a bounded close racing a Reopen waits for
 // the life it closed, which has no task: it returns nil at once, never
 // ErrTimeout.
 func TestShutdownRacingReopen(t *testing.T) {
@@ -166,16 +166,16 @@ func TestShutdownRacingReopen(t *testing.T) {
 		err = shutdownWithin(p, failBound)
 		<-done
 		if err != nil {
-			t.Fatalf("try %d: ReleaseTimeout racing Reboot on an idle pool = %v (Running()=%d)", try, err, p.Stats().Running)
+			t.Fatalf("try %d: Shutdown racing Reopen on an idle pool = %v (Running()=%d)", try, err, p.Stats().Running)
 		}
 		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: final ReleaseTimeout = %v", try, err)
+			t.Fatalf("try %d: final Shutdown = %v", try, err)
 		}
 	}
 }
 
 // TestReopenFromTask: a task that releases its own pool and reboots it
-// cannot wait for itself. Reboot returns at once, and the pool reopens as
+// cannot wait for itself. Reopen returns at once, and the pool reopens as
 // soon as the task has returned.
 func TestReopenFromTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -189,7 +189,7 @@ func TestReopenFromTask(t *testing.T) {
 		<-returned
 		synctest.Wait()
 		if p.Stats().Closed {
-			t.Fatal("IsClosed() = true once the task that called Reboot has returned")
+			t.Fatal("IsClosed() = true once the task that called Reopen has returned")
 		}
 		ran := make(chan struct{})
 		mustSubmit(t, p, func() { close(ran) })
@@ -197,7 +197,7 @@ func TestReopenFromTask(t *testing.T) {
 	})
 }
 
-// TestReopenThenCloseFromTask: a Release after a Reboot that has not yet
+// TestReopenThenCloseFromTask: a Close after a Reopen that has not yet
 // taken effect wins: the pool stays closed.
 func TestReopenThenCloseFromTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -209,7 +209,7 @@ func TestReopenThenCloseFromTask(t *testing.T) {
 		})
 		synctest.Wait()
 		if !p.Stats().Closed {
-			t.Fatal("IsClosed() = false after Release, Reboot, Release from a task")
+			t.Fatal("IsClosed() = false after Close, Reopen, Close from a task")
 		}
 	})
 }
@@ -228,7 +228,7 @@ func TestShutdownDoneContext(t *testing.T) {
 		}
 		for _, d := range []time.Duration{0, -time.Second} {
 			if err := shutdownWithin(p, d); err != nil {
-				t.Fatalf("try %d: ReleaseTimeout(%v) on an idle pool = %v, want nil", try, d, err)
+				t.Fatalf("try %d: Shutdown(%v) on an idle pool = %v, want nil", try, d, err)
 			}
 		}
 	}
@@ -237,7 +237,7 @@ func TestShutdownDoneContext(t *testing.T) {
 		hold := make(chan struct{})
 		mustSubmit(t, p, func() { <-hold })
 		if err := shutdownWithin(p, 0); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("ReleaseTimeout(0) while a task runs = %v, want ErrTimeout", err)
+			t.Errorf("Shutdown(0) while a task runs = %v, want ErrTimeout", err)
 		}
 		close(hold)
 	})
@@ -280,9 +280,9 @@ func mustSubmit(t testing.TB, p *pool.Pool, task func()) {
 	}
 }
 
-// TestReopenWaitsThenOpens: a Reboot that has to wait for a running task
+// TestReopenWaitsThenOpens: a Reopen that has to wait for a running task
 // returns with the pool open: the end of the old life reopens the pool
-// before it lets the waiting Reboot go.
+// before it lets the waiting Reopen go.
 func TestReopenWaitsThenOpens(t *testing.T) {
 	for range windowTries(20, 200) {
 		synctest.Test(t, func(t *testing.T) {
@@ -298,7 +298,7 @@ func TestReopenWaitsThenOpens(t *testing.T) {
 			synctest.Wait()
 			close(hold)
 			if !<-openAfter {
-				t.Fatal("Reboot returned with the pool still closed")
+				t.Fatal("Reopen returned with the pool still closed")
 			}
 		})
 	}

@@ -19,8 +19,8 @@
 // work a bounded target takes: a pool, poolkit's or anyone's, returns errors
 // matching them, so that code driving several pools (the conformance suite,
 // an autoscaler, an adapter) matches one set of kinds without importing any
-// pool's package. poolkit's own errors match them (pool.ErrPoolClosed,
-// pool.ErrPoolOverload, pool.ErrInvalidSize).
+// pool's package. poolkit's own errors match them (pool.ErrClosed,
+// pool.ErrOverload, pool.ErrInvalidSize).
 package resize
 
 import (
