@@ -18,8 +18,3 @@ const (
 	hkStallSwapped                  // a stall tick made the current epoch previous and is about to disarm
 	numHookPoints
 )
-
-// hookNames name the steps, for traces and breakpoints.
-var hookNames = [numHookPoints]string{
-	"scheduled", "yield", "idle", "reclaim", "stop", "route", "put", "stall-swapped",
-}

@@ -19,3 +19,8 @@ func hook(p hookPoint) {
 		x.At(uint8(p))
 	}
 }
+
+// hookNames name the steps, for traces and breakpoints.
+var hookNames = [numHookPoints]string{
+	"scheduled", "yield", "idle", "reclaim", "stop", "route", "put", "stall-swapped",
+}

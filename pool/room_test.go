@@ -108,7 +108,8 @@ func TestWaitRoom(t *testing.T) {
 		if _, err := p.WaitRoom(bg); !errors.Is(err, pool.ErrClosed) {
 			t.Fatalf("WaitRoom on a closed pool = %v, want ErrClosed", err)
 		}
-		if _, err := p.WaitRoom(nil); !errors.Is(err, pool.ErrNilContext) { //nolint:staticcheck // the nil context is the point
+		//lint:ignore SA1012 a nil context is the input under test
+		if _, err := p.WaitRoom(nil); !errors.Is(err, pool.ErrNilContext) {
 			t.Fatalf("WaitRoom(nil) = %v, want ErrNilContext", err)
 		}
 	})
