@@ -6,12 +6,13 @@ package pool
 func WorkersStarted[T any](p *FuncPool[T]) uint64 { return p.e.WorkersStarted() }
 
 // Reopen reopens a closed pool once its previous life has ended: the
-// engine's Reopen, which package ants offers as Reopen; the engine's
+// engine's Reopen, which package ants offers as Reboot; the engine's
 // tests of it run here, on a Pool.
 func Reopen(p *Pool) { p.e.Reopen() }
 
-// SetTimings switches p's timings on or off at run time, as the exporters
-// and the autoscaler do through the engine.
+// SetTimings switches p's timings on or off at run time: the engine can,
+// and its tests of that run here (a Pool's timings are otherwise chosen
+// at New, by WithTimings).
 func SetTimings(p *Pool, on bool) { p.e.SetTimings(on) }
 
 // SetFuncTimings is SetTimings for a FuncPool.

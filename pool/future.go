@@ -49,13 +49,26 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 	return f, nil
 }
 
-// Done returns a channel that is closed when the task has finished.
-func (f *Future[T]) Done() <-chan struct{} { return f.done }
+// Done returns a channel that is closed when the task has finished. A
+// Future not made by SubmitResult has no task: its channel is closed, and
+// its Wait returns an error.
+func (f *Future[T]) Done() <-chan struct{} {
+	if f.done == nil {
+		return closedChan
+	}
+	return f.done
+}
+
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // Wait blocks until the task has finished or ctx is done, and returns the
 // task's result, or the zero value and ctx.Err(). A task that ShutdownNow
-// handed back finishes when the function ShutdownNow gave for it runs. A task that panicked
-// yields a *PanicError. The task's return synchronizes before Wait returns
+// handed back finishes when the function ShutdownNow gave for it runs. A
+// task that panicked yields a *PanicError. The task's return synchronizes before Wait returns
 // its result. A nil ctx is an error (ErrNilContext).
 //
 // Called from inside a task of the future's pool while the future's task is
@@ -66,6 +79,9 @@ func (f *Future[T]) Wait(ctx context.Context) (T, error) {
 	var zero T
 	if ctx == nil {
 		return zero, ErrNilContext
+	}
+	if f.p == nil {
+		return zero, errNilPool
 	}
 	select {
 	case <-f.done:

@@ -8,8 +8,9 @@ import (
 
 // Group runs a batch of tasks on a pool and waits for all of them,
 // returning the first error, like errgroup.Group with the pool as its
-// limit. Create one with Pool.Group. A Group must not be copied after
-// first use, and is not reusable after Wait returns.
+// limit. Create one with Pool.Group; a zero Group has no pool: its Go
+// fails the group, and its Wait returns that error. A Group must not be
+// copied after first use, and is not reusable after Wait returns.
 type Group struct {
 	p       *Pool
 	ctx     context.Context
@@ -41,7 +42,9 @@ func (p *Pool) Group(ctx context.Context) (*Group, context.Context) {
 func (g *Group) fail(err error) {
 	g.once.Do(func() {
 		g.err = err
-		g.cancel(err)
+		if g.cancel != nil { // a zero Group has no context of its own
+			g.cancel(err)
+		}
 	})
 }
 
@@ -58,6 +61,10 @@ func (g *Group) Go(task func() error) {
 	}
 	if g.p == nil {
 		g.fail(errNilPool)
+		return
+	}
+	if err := g.ctx.Err(); err != nil {
+		g.fail(err) // kept only if the group had no error yet
 		return
 	}
 	g.wg.Add(1)
@@ -96,6 +103,8 @@ func (g *Group) Wait() error {
 		}
 	}
 	g.wg.Wait()
-	g.cancel(nil)
+	if g.cancel != nil {
+		g.cancel(nil)
+	}
 	return g.err
 }

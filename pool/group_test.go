@@ -114,3 +114,22 @@ func TestSubmitResult(t *testing.T) {
 		}
 	})
 }
+
+// TestGroupGoAfterItsContextEnds: API-34. Once a group's context is done,
+// Go submits nothing: the pool counts no refusal for it, and the group's
+// error is the first one.
+func TestGroupGoAfterItsContextEnds(t *testing.T) {
+	p := mustNew(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	g, _ := p.Group(ctx)
+	cancel()
+	for range 5 {
+		g.Go(func() error { t.Error("a task of an ended group ran"); return nil })
+	}
+	if err := g.Wait(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Wait = %v, want context.Canceled", err)
+	}
+	if s := p.Stats(); s.Rejected != 0 || s.Submitted != 0 {
+		t.Errorf("Stats after Go on an ended group: Submitted %d, Rejected %d; want 0, 0", s.Submitted, s.Rejected)
+	}
+}

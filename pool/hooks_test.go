@@ -511,3 +511,39 @@ func TestBreakWaitRoomCountsTheSearcher(t *testing.T) {
 		t.Fatal("the searcher never took B")
 	}
 }
+
+// TestBreakWaitRoomWokenByATake: API-37. In a pool of 3 with A running, a
+// worker searching for work and B queued for it, the room is 0 (B waits,
+// and the searcher's slot is B's); once the searcher has taken B, one
+// slot is free and nothing waits. That room appears without any worker
+// parking, so the taker must wake WaitRoom itself.
+func TestBreakWaitRoomWokenByATake(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 3)
+	holdA, holdB := make(chan struct{}), make(chan struct{})
+	defer close(holdA)
+	defer close(holdB)
+	mustSubmit(t, p, func() { <-holdA })
+	paused, resume := pauseAt(t, "spin-start")
+	defer resume()
+	mustSubmit(t, p, func() {}) // X: its worker then searches
+	<-paused
+	mustSubmit(t, p, func() { <-holdB }) // B: queued for the searcher
+	type room struct {
+		n   int
+		err error
+	}
+	got := make(chan room, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	go func() { n, err := p.WaitRoom(ctx); got <- room{n, err} }()
+	for p.Stats().Waiting != 1 {
+		runtime.Gosched()
+	}
+	time.Sleep(10 * time.Millisecond) // WaitRoom has found no room and waits
+	resume()
+	r := <-got
+	if r.err != nil || r.n != 1 {
+		t.Fatalf("WaitRoom once the searcher took B = %d, %v; want 1, nil (one slot free, nothing waiting)", r.n, r.err)
+	}
+}

@@ -185,7 +185,7 @@ func TestCloseRunsQueued(t *testing.T) {
 		synctest.Wait()
 		p.Close()
 		if err := shutdownWithin(p, time.Second); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Shutdown with running tasks = %v, want ErrTimeout", err)
+			t.Errorf("Shutdown with running tasks = %v, want context.DeadlineExceeded", err)
 		}
 		close(gate)
 		if err := shutdownWithin(p, time.Second); err != nil {
@@ -211,7 +211,7 @@ func TestShutdownDeadline(t *testing.T) {
 		}
 		start := time.Now()
 		if err := shutdownWithin(p, 3*time.Second); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Shutdown = %v, want ErrTimeout", err)
+			t.Errorf("Shutdown = %v, want context.DeadlineExceeded", err)
 		}
 		if d := time.Since(start); d != 3*time.Second {
 			t.Errorf("Shutdown returned after %v, want 3s", d)

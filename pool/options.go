@@ -17,10 +17,12 @@ type Option func(*config) error
 // config is what the options build: the engine's configuration.
 type config struct{ engine.Config }
 
-// The defaults, written in the options that change them.
+// The defaults, written in the options that change them, and the bound
+// of WithQueueSize.
 const (
 	defaultQueueSize   = 1024
 	defaultIdleTimeout = time.Second
+	maxQueueSize       = 1 << 20
 )
 
 func buildConfig(opts []Option) (config, error) {
@@ -49,11 +51,14 @@ func invalid(format string, args ...any) error {
 
 // WithQueueSize sets how many accepted tasks may wait for a free worker;
 // the default is 1024. With 0 there is no queue: a task is accepted only
-// when a worker can start it at once. A negative size is an error.
+// when a worker can start it at once. The queue is a ring allocated whole
+// at New, 64 bytes a task, so n may be at most 1<<20 (a backlog larger
+// than that wants WithUnboundedQueue, whose overflow grows as it fills).
+// A negative size, or one above that, is an error.
 func WithQueueSize(n int) Option {
 	return func(c *config) error {
-		if n < 0 {
-			return invalid("queue size %d is negative", n)
+		if n < 0 || n > maxQueueSize {
+			return invalid("queue size %d is outside [0, %d]", n, maxQueueSize)
 		}
 		c.QueueSize = n
 		return nil
@@ -86,8 +91,9 @@ func WithMaxWaiting(n int) Option {
 }
 
 // WithIdleTimeout sets how long an idle worker waits for work before it
-// exits; the default is one second. With 0 idle workers never exit (until
-// the pool closes). A negative duration is an error.
+// exits; the default is one second. With 0 idle workers never expire
+// (a shrink still retires those above the new capacity, and a close all
+// of them). A negative duration is an error.
 func WithIdleTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
@@ -101,9 +107,10 @@ func WithIdleTimeout(d time.Duration) Option {
 	}
 }
 
-// WithMinWorkers starts n workers when the pool is built and keeps at least
-// n idle workers from expiring. Workers above the capacity still exit after
-// a shrink. A negative value, or one above the pool's size, is an error.
+// WithMinWorkers starts n workers when the pool is built and never lets
+// idle expiry take the pool below n live workers. Workers above the
+// capacity still exit after a shrink. A negative value, or one above the
+// pool's size, is an error.
 func WithMinWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 0 {

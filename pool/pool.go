@@ -111,11 +111,13 @@ func (p *Pool) Cap() int { return p.e.Cap() }
 func (p *Pool) Stats() Stats { return stats(&p.e) }
 
 // WaitRoom waits until a task submitted now would start at once, no task
-// waiting before it, and returns how many could: Cap less the tasks
-// running and waiting, at least 1. It returns ErrClosed once the pool is
-// closed, ctx.Err() when ctx is done first, and ErrNilContext for a nil
-// ctx. The room is a reading, not a reservation: another submitter may
-// take it. It is for a feeder that must not take more work from its
+// waiting before it, and returns how many could: Cap less the slots held
+// (a worker between two tasks holds one) and the tasks waiting, at least
+// 1. It returns ErrClosed once the pool is
+// closed, ctx.Err() when ctx is done first (a ctx already done returns its
+// error even when the pool has room, as Submit does), and ErrNilContext
+// for a nil ctx. The room is a reading, not a reservation: another
+// submitter may take it. It is for a feeder that must not take more work from its
 // source than the pool can start (a message broker's pull, where a
 // fetched message that waits in a queue has its redelivery timer running).
 func (p *Pool) WaitRoom(ctx context.Context) (int, error) { return waitRoom(&p.e, ctx) }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -41,6 +42,8 @@ func TestNewRejectsInvalidOptions(t *testing.T) {
 	}{
 		{"nil option", nil},
 		{"negative queue size", pool.WithQueueSize(-1)},
+		{"queue size above 1<<20", pool.WithQueueSize(1<<20 + 1)},
+		{"queue size math.MaxInt", pool.WithQueueSize(math.MaxInt)},
 		{"negative max blocking", pool.WithMaxWaiting(-1)},
 		{"negative expiry", pool.WithIdleTimeout(-time.Second)},
 		{"negative min workers", pool.WithMinWorkers(-1)},
@@ -57,36 +60,62 @@ func TestNewRejectsInvalidOptions(t *testing.T) {
 	}
 }
 
-// TestZeroValuePool: methods of an unconstructed pool return errors or
-// zero values; none panics or hangs.
+// TestZeroValuePool: API-2. The methods of a pool not made by New, and of
+// a Group or Future not made by Pool.Group or SubmitResult, return errors
+// or zero values; none panics or hangs. A zero pool is closed: what it
+// refuses matches ErrClosed, and its Stats say so.
 func TestZeroValuePool(t *testing.T) {
+	closed := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, pool.ErrClosed) || !errors.Is(err, resize.ErrClosed) {
+			t.Errorf("%s on a zero pool = %v, want an error matching ErrClosed and resize.ErrClosed", what, err)
+		}
+	}
 	var p pool.Pool
-	if err := p.Submit(bg, func() {}); err == nil {
-		t.Error("Submit on zero Pool = nil, want an error")
-	}
-	if err := p.Resize(2); err == nil {
-		t.Error("Resize on zero Pool = nil, want an error")
-	}
-	_ = p.Resize(3)
+	closed("Submit", p.Submit(bg, func() {}))
+	closed("Resize", p.Resize(2))
+	_, err := p.WaitRoom(bg)
+	closed("WaitRoom", err)
+	g, _ := p.Group(bg)
+	g.Go(func() error { t.Error("a task of a zero pool's group ran"); return nil })
+	closed("Group.Wait", g.Wait())
 	p.Close()
 	if err := shutdownWithin(&p, time.Second); err != nil {
 		t.Errorf("Shutdown on zero Pool = %v, want nil", err)
 	}
 	pool.Reopen(&p)
-	if p.Cap() != 0 || p.Stats().Running != 0 || p.Stats().Waiting != 0 || p.Stats().Closed || p.ShutdownNow() != nil {
-		t.Error("zero Pool reports state")
-	}
 	pool.SetTimings(&p, true)
-	if p.Stats() != (pool.Stats{}) {
-		t.Error("zero Pool reports timings")
+	if s := p.Stats(); p.Cap() != 0 || s != (pool.Stats{Closed: true}) || p.ShutdownNow() != nil {
+		t.Errorf("zero Pool: Cap %d, Stats %+v; want 0 and nothing but Closed", p.Cap(), s)
 	}
+
 	var f pool.FuncPool[int]
-	if err := f.Invoke(bg, 1); err == nil {
-		t.Error("Invoke on zero FuncPool = nil, want an error")
+	closed("Invoke", f.Invoke(bg, 1))
+	closed("FuncPool.Resize", f.Resize(2))
+	_, err = f.WaitRoom(bg)
+	closed("FuncPool.WaitRoom", err)
+	f.Close()
+	if err := shutdownWithin(&f, time.Second); err != nil {
+		t.Errorf("Shutdown on zero FuncPool = %v, want nil", err)
 	}
 	pool.SetFuncTimings(&f, true)
-	if f.Stats() != (pool.Stats{}) {
-		t.Error("zero FuncPool reports timings")
+	if s := f.Stats(); f.Cap() != 0 || s != (pool.Stats{Closed: true}) || f.ShutdownNow() != nil {
+		t.Errorf("zero FuncPool: Cap %d, Stats %+v; want 0 and nothing but Closed", f.Cap(), s)
+	}
+
+	var zg pool.Group
+	zg.Go(func() error { t.Error("a task of a zero Group ran"); return nil })
+	if err := zg.Wait(); err == nil {
+		t.Error("a zero Group's Wait = nil after Go, want an error")
+	}
+	var fu pool.Future[int]
+	select {
+	case <-fu.Done():
+	default:
+		t.Error("a zero Future's Done channel is not closed")
+	}
+	if _, err := fu.Wait(bg); err == nil {
+		t.Error("a zero Future's Wait = nil error, want one")
 	}
 }
 

@@ -267,6 +267,21 @@ func TestNilInputs(t *testing.T) {
 	if _, err := f.Wait(nil); !errors.Is(err, pool.ErrNilContext) {
 		t.Errorf("Future.Wait(nil) = %v, want ErrNilContext", err)
 	}
+	fp, err := pool.NewFunc(1, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	//lint:ignore SA1012 a nil context is the input under test
+	if err := fp.Invoke(nil, 1); !errors.Is(err, pool.ErrNilContext) {
+		t.Errorf("Invoke(nil, 1) = %v, want ErrNilContext", err)
+	}
+	//lint:ignore SA1012 a nil context is the input under test
+	if err := fp.Shutdown(nil); !errors.Is(err, pool.ErrNilContext) || !fp.Stats().Closed {
+		t.Errorf("Shutdown(nil) = %v, closed %v; want ErrNilContext, and the pool closed", err, fp.Stats().Closed)
+	}
+	if s := fp.Stats(); s.Rejected != 0 {
+		t.Errorf("a nil context counted as a refusal: Rejected %d", s.Rejected)
+	}
 }
 
 // TestHelpedTaskPanicsOrExits: a task that a waiting task runs in its slot

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/poolkit/poolkit/pool"
 )
@@ -117,6 +118,39 @@ func TestUnboundedQueueOptionConflicts(t *testing.T) {
 	for _, opt := range []pool.Option{pool.WithMaxWaiting(0), pool.WithMaxWaiting(3)} {
 		if _, err := pool.New(1, pool.WithUnboundedQueue(), opt); !errors.Is(err, pool.ErrInvalidOption) {
 			t.Errorf("New with WithUnboundedQueue and a blocking limit = %v, want ErrInvalidOption", err)
+		}
+	}
+}
+
+// TestUnboundedQueueStatsAddUp: API-24, API-12. Overflow entries are
+// accepted, so Submitted counts them whatever becomes of them: run by a
+// close's drain or handed back by ShutdownNow, a quiescent pool has
+// Submitted == Completed + Returned.
+func TestUnboundedQueueStatsAddUp(t *testing.T) {
+	for _, now := range []bool{false, true} {
+		p, err := pool.New(1, pool.WithQueueSize(1), pool.WithUnboundedQueue())
+		if err != nil {
+			t.Fatal(err)
+		}
+		gate := make(chan struct{})
+		mustSubmit(t, p, func() { <-gate })
+		for range 4 { // one queued, three overflow entries
+			mustSubmit(t, p, func() {})
+		}
+		if now {
+			if back := p.ShutdownNow(); len(back) != 4 {
+				t.Errorf("ShutdownNow handed back %d tasks, want 4", len(back))
+			}
+		} else {
+			p.Close()
+		}
+		close(gate)
+		if err := shutdownWithin(p, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		s := p.Stats()
+		if s.Submitted != 5 || s.Submitted != s.Completed+s.Returned {
+			t.Errorf("ShutdownNow %v: Submitted %d, Completed %d, Returned %d; want 5 = Completed + Returned", now, s.Submitted, s.Completed, s.Returned)
 		}
 	}
 }

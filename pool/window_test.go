@@ -237,7 +237,7 @@ func TestShutdownDoneContext(t *testing.T) {
 		hold := make(chan struct{})
 		mustSubmit(t, p, func() { <-hold })
 		if err := shutdownWithin(p, 0); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Shutdown(0) while a task runs = %v, want ErrTimeout", err)
+			t.Errorf("Shutdown(0) while a task runs = %v, want context.DeadlineExceeded", err)
 		}
 		close(hold)
 	})

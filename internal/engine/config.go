@@ -14,7 +14,7 @@ type Config struct {
 	QueueSize    int           // units the ring holds waiting for a worker
 	MaxBlocking  int           // submitters that may block at once; 0: no limit
 	Expiry       time.Duration // an idle worker exits after this long
-	MinWorkers   int           // idle workers kept alive
+	MinWorkers   int           // workers kept alive, idle ones included, and started at Init
 	PanicHandler func(any)     // nil: report through Logf
 	// Logf reports the engine's own troubles (a panic with no handler, a
 	// panicking handler): msg, then key/value pairs, as slog.Logger.Error.
@@ -28,7 +28,6 @@ type Config struct {
 	Nonblocking  bool // a submitter that finds no room is refused, never blocks
 	Unbounded    bool // units that do not fit the ring wait in an overflow list
 	DisablePurge bool // idle workers never exit
-	PreAlloc     bool // the ring is allocated whole at Init
 	Timings      bool // units are timed from the start (SetTimings)
 	// LeaveOnPanic makes a worker whose unit panicked leave the pool
 	// before the panic handler runs, as ants' worker does: the pool then

@@ -6,7 +6,7 @@
 package engine
 
 import (
-	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -241,7 +241,8 @@ type Engine[E any] struct {
 	_        [60]byte
 	waitersN atomic.Int64 // blocked submitters, including ones registering
 	frontN   atomic.Int64 // units in mu.front; read on every take
-	_        [48]byte
+	roomN    atomic.Int32 // callers in WaitRoom; read on every take (room.go)
+	_        [44]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
 	// timings says whether units are timed (timings.go): read once when a
@@ -280,7 +281,7 @@ type Engine[E any] struct {
 		doneSent      bool                                     // done is closed
 		rebootPending bool                                     // reopen when the life ends (C4)
 		closing       bool                                     // close is under way: the life cannot end in its middle
-		direct        uint64                                   // units handed straight to a worker, bypassing the queue
+		direct        uint64                                   // units accepted outside the ring: handed straight to a worker, or overflow entries moved to the front by a close
 		completed     uint64                                   // completed by workers that have exited
 		timings       struct{ Wait, Service timing.Histogram } // recorded by workers that have exited
 		purging       bool                                     // the purger is armed or running
@@ -318,7 +319,9 @@ const (
 	spinRounds  = 16
 )
 
-var errNotInitialised = errors.New("pool: not created with New")
+// errNotInitialised is what an engine never initialised (a front-end's
+// zero value) answers: it is closed, and says why.
+var errNotInitialised = fmt.Errorf("%w: not created with New", ErrClosed)
 
 // Init makes e ready to run units with run, size at once, configured by
 // cfg. It is called once, before any other method; an engine that was
@@ -330,9 +333,6 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	e.q.init(cfg.QueueSize)
 	e.mu.done = make(chan struct{})
 	n := cfg.MinWorkers
-	if cfg.PreAlloc {
-		n = max(n, size)
-	}
 	e.mu.Lock()
 	e.timings.Store(cfg.Timings)
 	for range min(n, size) {

@@ -123,6 +123,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 			if w.accepted {
 				e.mu.front = append(e.mu.front, queued[E]{pos: late, u: w.task})
 				e.frontN.Add(1)
+				e.mu.direct++ // accepted, never to enter the ring: counted in Submitted here
 				late++
 				e.settleLocked(w)
 				continue

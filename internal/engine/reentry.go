@@ -176,6 +176,7 @@ func (e *Engine[E]) helpOnce(w *worker[E]) bool {
 	default:
 		return false
 	}
+	e.tookWaiting()
 	e.execInside(w, t)
 	return true
 }

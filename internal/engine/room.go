@@ -6,10 +6,19 @@ import "context"
 // (a message broker's pull, where a message fetched and not started waits
 // with its redelivery timer running) asks how many units can start at
 // once, and waits until at least one can: WaitRoom. Room appears when a
-// worker gives its slot back with nothing to run (park), when a grow adds
-// slots, and, as an end, when the engine closes; each of these happens
-// under mu, so a waiter that found no room under mu and then waits on
-// the current room channel cannot miss it.
+// worker gives its slot back with nothing to run (park, leave), when a
+// grow adds slots, when a waiting submitter leaves, when a slot holder
+// takes a waiting unit (the unit counted twice, as waiting and in its
+// taker's slot, is counted once), and, as an end, when the engine closes.
+// The first four happen under mu and signal there; a take happens without
+// it, so the taker, after the take, loads roomN and, if a WaitRoom caller
+// may be waiting, signals under mu (tookWaiting). A caller counts itself
+// in roomN before it looks for room under mu: either the taker's load
+// sees it, or its look sees the take (sequentially consistent atomics).
+// So a caller that found no room under mu and then waits on the current
+// room channel cannot miss room. The load costs a take what the load of
+// waitersN beside it costs: the two share a cache line that changes only
+// when callers wait.
 //
 // Room is counted from the slots held, not from Running: a searcher holds
 // its slot while it looks for work, and between its take of a unit and
@@ -25,12 +34,17 @@ import "context"
 // reservation: another submitter may take it.
 func (e *Engine[E]) WaitRoom(ctx context.Context) (int, error) {
 	if e.run == nil {
-		return 0, ErrClosed
+		return 0, errNotInitialised
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if n, err := e.roomNow(); n > 0 || err != nil {
+		return n, err
+	}
+	e.roomN.Add(1)
+	defer e.roomN.Add(-1)
 	for {
-		if n, err := e.roomNow(); n > 0 || err != nil {
-			return n, err
-		}
 		e.mu.Lock()
 		n, err := e.roomNow()
 		if n > 0 || err != nil {
@@ -56,6 +70,17 @@ func (e *Engine[E]) roomNow() (int, error) {
 	}
 	w := e.Waiting()
 	return max(0, e.Cap()-e.gate.held()-w), nil
+}
+
+// tookWaiting is called by a slot holder that took a waiting unit (from
+// the front, the queue or the waiters): if a WaitRoom caller may be
+// waiting, the room it waits for may have come (see above).
+func (e *Engine[E]) tookWaiting() {
+	if e.roomN.Load() > 0 {
+		e.lock()
+		e.roomLocked()
+		e.mu.Unlock()
+	}
 }
 
 // roomLocked wakes the callers waiting in WaitRoom, who look again.

@@ -32,6 +32,7 @@ func (e *Engine[E]) work(w *worker[E]) workEnd {
 			}
 			if taken {
 				hook(hkConfirmed)
+				e.tookWaiting()
 				w.settle()
 				e.exec(w, wt)
 				continue
@@ -46,6 +47,7 @@ func (e *Engine[E]) work(w *worker[E]) workEnd {
 			w.settle()
 			return gaveSlotBack
 		}
+		e.tookWaiting()
 		if e.waitersN.Load() > 0 {
 			e.admitWaiters() // the take made room for a blocked submitter
 		}

@@ -24,7 +24,7 @@ type Stats struct {
 // Stats returns a snapshot of the pool's gauges and counters.
 func (e *Engine[E]) Stats() Stats {
 	if e.run == nil {
-		return Stats{}
+		return Stats{Closed: true} // a zero value takes no work
 	}
 	e.mu.Lock()
 	s := Stats{

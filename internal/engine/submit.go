@@ -159,6 +159,7 @@ wait:
 		if w.queued {
 			e.mu.waiters.remove(w)
 			e.waitersN.Add(-1)
+			e.roomLocked() // one waiting fewer may be room (room.go)
 			e.mu.Unlock()
 			e.recycle(w)
 			return e.rejected.count(ctx.Err())

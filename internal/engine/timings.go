@@ -123,8 +123,9 @@ func (w *worker[E]) ended(start int64) {
 }
 
 // SetTimings switches the timing of tasks on or off, at any time, as
-// http.Server.SetKeepAlivesEnabled does keep-alives; Timings reports what
-// was recorded. A task is timed if the timings are on when a worker starts
+// http.Server.SetKeepAlivesEnabled does keep-alives; Stats reports what
+// was recorded. The front-ends set it once, at Init (Config.Timings); the
+// switch at run time is kept for the engine's tests of it. A task is timed if the timings are on when a worker starts
 // it: its wait is recorded as it starts and its service when it ends, even
 // if the timings go off meanwhile. Its wait counts from its acceptance if
 // the timings were on then too; a task accepted while they were off and

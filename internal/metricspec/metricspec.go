@@ -103,7 +103,7 @@ var (
 	PoolRejected  = labelled(counter("poolkit_pool_rejected_tasks_total", "poolkit.pool.rejected_tasks", "{task}",
 		"Refused submissions, by reason: overload, closed or context."), "reason")
 	PoolPanicked = counter("poolkit_pool_panicked_tasks_total", "poolkit.pool.panicked_tasks", "{task}", "Tasks that panicked; they are counted as completed too.")
-	PoolReturned = counter("poolkit_pool_returned_tasks_total", "poolkit.pool.returned_tasks", "{task}", "Accepted tasks handed back unrun by ReleaseNow.")
+	PoolReturned = counter("poolkit_pool_returned_tasks_total", "poolkit.pool.returned_tasks", "{task}", "Accepted tasks handed back unrun by ShutdownNow.")
 	PoolResizes  = counter("poolkit_pool_resizes_total", "poolkit.pool.resizes", "{resize}", "Resize and Tune calls that changed the capacity.")
 	PoolWait     = histogram("poolkit_pool_task_wait_seconds", "poolkit.pool.task_wait", "Queue wait of tasks: acceptance to start.")
 	PoolService  = histogram("poolkit_pool_task_duration_seconds", "poolkit.pool.task_duration", "Service time of tasks: start to end.")
@@ -246,7 +246,7 @@ func Counts(h *pool.Histogram, cumulative bool) (counts []uint64, sum float64) {
 	n := len(Bounds())
 	counts = make([]uint64, n+1) // the last: above the last bound
 	for i, c := range h.Counts {
-		// Bucket i ends at HistogramBound(i); an odd one lies above a
+		// Bucket i ends at Histogram.Bound(i); an odd one lies above a
 		// published bound and below the next.
 		counts[min((i+BucketStep-1)/BucketStep, n)] += c
 	}
