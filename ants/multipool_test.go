@@ -282,3 +282,31 @@ func TestMultiPoolReleaseRacingReboot(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiPoolReleaseWaitsForEverySubPool: a multi-pool's ReleaseTimeout
+// waits for every sub-pool, not only the first: with the first idle and
+// the second running a task, it times out.
+func TestMultiPoolReleaseWaitsForEverySubPool(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mp, err := ants.NewMultiPool(2, 1, ants.RoundRobin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := make(chan struct{})
+		if err := mp.Submit(func() {}); err != nil { // the first sub-pool: done at once
+			t.Fatal(err)
+		}
+		if err := mp.Submit(func() { <-stop }); err != nil { // the second: held
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n, _ := mp.RunningByIndex(1); n != 1 {
+			t.Fatalf("the second sub-pool runs %d tasks, want 1", n)
+		}
+		if err := mp.ReleaseTimeout(time.Second); !errors.Is(err, ants.ErrTimeout) {
+			t.Errorf("ReleaseTimeout with the second sub-pool busy: %v, want ErrTimeout", err)
+		}
+		close(stop)
+		synctest.Wait()
+	})
+}

@@ -20,3 +20,7 @@ func SetFuncTimings[T any](p *FuncPool[T], on bool) { p.e.SetTimings(on) }
 
 // CloseDone closes p and returns the channel closed when its life ends.
 func CloseDone(p *Pool) <-chan struct{} { return p.e.Close() }
+
+// GateClosed reads whether p's gate is closed, without the engine's lock,
+// as ants' IsClosed does: what a Reopen that returned must already show.
+func GateClosed(p *Pool) bool { return p.e.Closed() }

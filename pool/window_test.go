@@ -293,7 +293,10 @@ func TestReopenWaitsThenOpens(t *testing.T) {
 			openAfter := make(chan bool, 1)
 			go func() {
 				pool.Reopen(p)
-				openAfter <- !p.Stats().Closed && p.Submit(bg, func() {}) == nil
+				// The gate first, read without the engine's lock (as ants'
+				// IsClosed reads it): Stats and Submit's slow path would
+				// wait for the critical section that reopens.
+				openAfter <- !pool.GateClosed(p) && !p.Stats().Closed && p.Submit(bg, func() {}) == nil
 			}()
 			synctest.Wait()
 			close(hold)
