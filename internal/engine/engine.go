@@ -288,6 +288,7 @@ type Engine[E any] struct {
 		purger        *time.Timer                              // runs purge; nil until first armed
 		stallArmed    bool                                     // the stall check is armed
 		stall         *time.Timer                              // runs checkStalled; nil until first armed
+		everTimed     bool                                     // timings were on at some point: Stats sums the histograms
 		room          chan struct{}                            // closed when room may have appeared (room.go); nil while nobody waits
 	}
 }
@@ -335,6 +336,7 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	n := cfg.MinWorkers
 	e.mu.Lock()
 	e.timings.Store(cfg.Timings)
+	e.mu.everTimed = cfg.Timings
 	for range min(n, size) {
 		e.spawnParkedLocked()
 	}

@@ -33,11 +33,21 @@ func (e *Engine[E]) Stats() Stats {
 		Submitted: e.q.pushed() + e.mu.direct,
 		Completed: e.mu.completed,
 	}
-	s.Wait, s.Service = e.mu.timings.Wait, e.mu.timings.Service
+	// The histograms are summed only if anything was ever timed: a pool
+	// that is not timed pays for its Stats what it did before it had
+	// timings, a load per worker (a reader that polls Stats, a feeder or a
+	// benchmark waiting for a shrink, would otherwise pay 64 more per
+	// worker, under the lock the workers park with).
+	timed := e.mu.everTimed
+	if timed {
+		s.Wait, s.Service = e.mu.timings.Wait, e.mu.timings.Service
+	}
 	for _, w := range e.mu.all {
 		s.Completed += w.completed.Load()
-		w.wait.AddTo(&s.Wait)
-		w.service.AddTo(&s.Service)
+		if timed {
+			w.wait.AddTo(&s.Wait)
+			w.service.AddTo(&s.Service)
+		}
 	}
 	e.mu.Unlock()
 	s.Cap = e.gate.capacity()

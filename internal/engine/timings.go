@@ -146,5 +146,10 @@ func (e *Engine[E]) SetTimings(enabled bool) {
 	if e.run == nil {
 		return
 	}
+	if enabled {
+		e.mu.Lock()
+		e.mu.everTimed = true
+		e.mu.Unlock()
+	}
 	e.timings.Store(enabled)
 }
