@@ -50,7 +50,7 @@ import (
 //	    unit or give the slot back (e.handling).
 //	S2. A unit starts at one atomic step that sees H <= C with the slot
 //	    counted: either the CAS that takes a slot for that very unit (the
-//	    unit is handed over with it: submit, submitSlow, admitWaiters), or,
+//	    unit is handed over with it: Submit, submitSlow, admitWaiters), or,
 //	    for a unit a slot holder takes from the front or the queue, the
 //	    releaseIfOver that follows the take (confirm). Never a check made
 //	    before the take: a Resize may come between, and a shrink must hold
@@ -62,12 +62,12 @@ import (
 //	    accepted), and given back only by their holder (gate.release,
 //	    gate.releaseIfOver): so H <= C holds except after a shrink, and
 //	    then H only falls until it is back within C.
-//	S4. The sites that take a slot: submit (T1, for the submitter's unit,
+//	S4. The sites that take a slot: Submit (T1, for the submitter's unit,
 //	    only when no worker searches), submitSlow (T2, for the submitter's
 //	    unit after announcing itself, when the queue has no room),
 //	    admitWaiters (T3, for the oldest blocked
 //	    submitter's unit), notify (T4, for a searcher to take what was just
-//	    queued), resize (T5, a grow: one per queued unit), close (T6, a
+//	    queued), Resize (T5, a grow: one per queued unit), close (T6, a
 //	    graceful close: drainers for the accepted units), the recheck in
 //	    park (T7, rule W3; on a closed engine it is also T8, for accepted
 //	    units left over).
