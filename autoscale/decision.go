@@ -9,6 +9,10 @@ type Cause string
 const (
 	// CauseGrow: pressure, and the law grew the pool.
 	CauseGrow Cause = "grow"
+	// CauseLatency: the p99 queue wait broke the objective (WithTargetWait,
+	// or by default a few service times) where the size suffices by
+	// Little's law, and the law grew the pool for latency.
+	CauseLatency Cause = "latency"
 	// CauseShrink: under-use, and the law shrank the pool.
 	CauseShrink Cause = "shrink"
 	// CauseKnee: a probe's verdict placed, moved or confirmed a knee, or a
@@ -34,7 +38,7 @@ const (
 )
 
 // Causes lists every Cause, in a fixed order.
-var Causes = []Cause{CauseGrow, CauseShrink, CauseKnee, CauseBound, CauseWorkChanged, CauseHoldBurst, CauseHoldLimit, CauseSteady, CauseFailing}
+var Causes = []Cause{CauseGrow, CauseLatency, CauseShrink, CauseKnee, CauseBound, CauseWorkChanged, CauseHoldBurst, CauseHoldLimit, CauseSteady, CauseFailing}
 
 // decision is what the law concludes from one window. Every path of the
 // law returns one whole, its cause named where the size is chosen: the

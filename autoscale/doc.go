@@ -4,9 +4,9 @@
 //
 // # What it reads
 //
-// Given a poolkit pool (pool.Pool, pool.FuncPool: a SelfMeasuring target),
-// the controller switches the pool's timings on and reads, every tick, the
-// pool's own counters (submitted, refused, completed, running, waiting)
+// Given a poolkit pool built with pool.WithTimings (pool.Pool,
+// pool.FuncPool: a SelfMeasuring target; New refuses an untimed one with
+// ErrUntimed), the controller reads, every tick, the pool's own counters (submitted, refused, completed, running, waiting)
 // and its queue-wait and service-time histograms: nothing to wrap, nothing
 // to report. For another library's pool, a Meter stands in: wrap every
 // task with Meter().Wrap and report every refused submission with
@@ -21,20 +21,29 @@
 // # The control law
 //
 // AIMD at heart, with the congestion signal TCP Vegas uses: not loss but
-// delay, here the tasks' own service time.
+// delay, here the tasks' own service time; and a latency objective it
+// spends workers on only as far as the objective needs.
 //
-//   - Pressure (a queue with the workers busy, refusals, or with
-//     WithTargetWait a p99 wait above the target): grow to what Little's
-//     law asks for. The arrivals keep R = λ·S workers busy; the pool gets
-//     R/u (u, the target utilisation, 0.8) up to R = 4, and beyond it
-//     R + β√R with β = 2(1/u − 1), the square-root staffing rule of
-//     many-server queues: the headroom against random arrivals grows as
-//     √R, so a large pool runs hotter than u at the same waits (21 busy
-//     get 24 workers, not 27). A backlog adds the rate that drains it
-//     within four windows. A queue
-//     that Little's law says the size can absorb, and that most tasks
-//     waited in for less than a service time or that the size drains
-//     within a window, is a momentary one: hold.
+//   - The objective: the p99 queue wait within WithTargetWait, or by
+//     default within four mean service times (the least of the recent
+//     windows', at least 10ms). The pool is sized for it: the fewest workers
+//     that keep 99% of the tasks within it for the load, by Erlang's C
+//     formula for a load of R = λ·S busy workers, the waits scaled by
+//     (1 + cs²)/2 for service times of coefficient of variation cs
+//     (Allen-Cunneen; tasks alike wait half as long as exponential ones).
+//     That is square-root staffing for a wait target (the Halfin-Whitt
+//     regime): the headroom grows as √R, so a large pool runs hotter at
+//     the same waits. WithUtilization below 1 adds headroom beyond it.
+//   - Pressure (a queue with the workers busy, refusals, or a p99 wait
+//     above the objective): grow to what Little's law asks for, with a
+//     backlog drained within a window (or the objective, if longer), at
+//     once, unless a knee may be near (one was found, or the service time
+//     rose by a quarter): then at most double, and let the next windows
+//     judge. A queue that Little's law says the size can absorb, that most
+//     tasks waited in for less than a service time or that the size drains
+//     within a window, is a momentary one: hold, unless its p99 wait broke
+//     the objective; then one worker more (CauseLatency: the log says when
+//     the pool grew for latency).
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their
@@ -46,21 +55,31 @@
 //     grows with every worker added. The law goes back to the knee (Little's
 //     law places it: the throughput the bottleneck gave times the service
 //     time before queueing for it began) and caps growth there: the
-//     multiplicative decrease.
+//     multiplicative decrease. Work found CPU-bound is held within
+//     ceil(1.5 × GOMAXPROCS).
 //   - A knee is tested from below once (a step down that keeps 95% of the
 //     throughput over two windows moves it down; the throughput is taken
 //     both as counted, which is noisy, and as the busy workers over the
 //     service time, which shows whether the tasks got faster with fewer
-//     workers), from above every five seconds with a small
-//     step (the bottleneck may have moved), and dropped at once when the
-//     mean service time moves 2.5-fold from the one it was found at (the
-//     work changed: a CPU phase gave way to I/O, a downstream slowed down).
-//   - Under-use (no backlog): shrink towards the smoothed busy workers over
-//     u, taking the largest need of the stabilisation window
+//     workers), unless the arrivals need its workers anyway (the test would
+//     only queue them; under an overload it goes ahead). It is tested from
+//     above with a small step after five seconds, and each test that finds
+//     it where it was doubles the time to the next, up to 80 seconds, so
+//     that a saturated pool settles. It is dropped at once when the mean
+//     service time moves 2.5-fold from the one it was found at (the work
+//     changed: a CPU phase gave way to I/O, a downstream slowed down).
+//   - Under-use (no backlog): shrink towards what the smoothed busy workers
+//     need, taking the largest need of the stabilisation window
 //     (WithStabilization, 5s): below the low mark (0.65) at most a fifth of
-//     N per tick, between it and u one worker a tick once the window has
-//     passed since the last growth. A size the controller grew to stands
-//     for that window, except the workers added to drain a backlog.
+//     N per tick, between it and the target one worker a tick once the
+//     window has passed since the last growth. A size the controller grew
+//     to stands for that window, except the workers added to drain a
+//     backlog. And the law remembers: for six stabilisation windows it
+//     keeps the workers the highest sustained arrival rate needs at the
+//     current service time, so that load arriving in bursts with lulls
+//     shorter than that meets each burst with the workers the last one
+//     needed, not a quarter of a second of queueing while the next growth
+//     catches up.
 //
 // The work's class (Stats.Class) is concluded from the pool's own tasks
 // only: a knee at or below ceil(1.5 × GOMAXPROCS) makes it CPU-bound, one
@@ -84,8 +103,8 @@
 // Every decision that changes the size, or holds it for a reason, goes to
 // the decision log (Controller.Log) and, with WithLogger, to a
 // *slog.Logger as a structured record. Each has a Cause, one of a small
-// set (grow, shrink, knee, bound, work_changed, hold_burst, hold_limit,
-// steady, failing) that Stats counts ticks by: what the metrics exporters
+// set (grow, latency, shrink, knee, bound, work_changed, hold_burst,
+// hold_limit, steady, failing) that Stats counts ticks by: what the metrics exporters
 // (promcollector, otelpoolkit) publish, where the Reason is a sentence
 // with its figures.
 //

@@ -6,12 +6,9 @@ import (
 )
 
 // pressure reports whether o calls for growth: work waiting behind busy
-// workers, refusals, or with WithTargetWait a p99 wait above the target.
+// workers, refusals, or a p99 wait above the objective.
 func (l *law) pressure(o Observation) bool {
-	if o.Waiting() > 0 && o.Utilization() >= l.cfg.high || o.Rejections > 0 {
-		return true
-	}
-	return l.cfg.targetWait > 0 && o.WaitP99 > l.cfg.targetWait && o.Queue > 0
+	return o.Waiting() > 0 && o.Utilization() >= l.cfg.high || o.Rejections > 0 || l.late(o)
 }
 
 // grow answers pressure: a queue behind busy workers, rejections, or a
@@ -26,14 +23,13 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	case o.Busy < float64(n)/2 && o.Rejections == 0:
 		return hold(o, CauseHoldBurst, "queue, but fewer than half the workers busy: a burst the queue absorbs")
 	case n >= hi && l.capped(o) && n == l.knee:
-		if o.Saturated() && !l.kneeDown && n > lo {
+		if to := l.below(o, lo); o.Saturated() && !l.kneeDown && n > lo && !l.needs(o, to) {
 			// Test the knee from below once: a step down that keeps the
 			// throughput shows the knee was found too high (a growth
 			// step that bought nothing says only that the knee is at or
 			// below where it started). In a backlog too: a knee placed
 			// from service times inflated since the start (a pool
 			// started above the CPUs) is found nowhere else.
-			to := max(lo, n-max(1, n/8))
 			l.probe = l.newProbe(o, to)
 			return decision{to: to, cause: CauseKnee, reason: fmt.Sprintf("pressure at the knee %d: testing it from below at %d", n, to)}
 		}
@@ -45,32 +41,44 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	}
 	var to int
 	var why string
+	cause := CauseGrow
 	switch {
-	case o.Rejections == 0 && l.drains(o):
+	case o.Rejections == 0 && !l.late(o) && l.drains(o):
 		// A burst the size drains within a window, with the arrivals at
 		// their smoothed rate: Poisson noise, not a change of load. The
 		// stabilisation window keeps what the arrivals need.
 		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
 		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
 	case need > n:
-		// Applied at once, unless the window is saturated or the service
-		// time rose: then it may already be inflated by a knee, and so the
-		// estimate; at most double, and let the next windows judge.
+		// Applied at once, unless a knee may be near (one was found, or
+		// the service time rose): then the service time may already be
+		// inflated by it, and so the estimate; at most double, and let the
+		// next windows judge.
 		to = need
-		if l.cautious(o) {
+		if l.suspect(o) {
 			to = min(need, 2*n)
 		}
 		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d", waiting(o), o.Utilization(), need)
 	case need == 0:
 		// No task completed in the window (a cold start): every queued
-		// task could use a worker; at most double on a guess.
+		// task could use a worker; on a guess, at most four times the
+		// size, or twice where a knee may be near.
 		guess := o.BusyNow + o.Waiting() + int(o.Rejections)
-		to = min(guess, 2*n)
+		to = min(guess, 4*n)
+		if l.suspect(o) {
+			to = min(guess, 2*n)
+		}
 		why = fmt.Sprintf("%s, %d refused, no service time yet: %d busy, queued or refused", waiting(o), o.Rejections, guess)
-	case o.Rejections == 0 && o.WaitP50 <= o.Service:
+	case o.Rejections == 0 && !l.late(o) && o.WaitP50 <= o.Service:
 		// The arrivals need no more workers than there are: a momentary
 		// queue, which most tasks waited in for less than a service time.
 		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, but Little's law asks for only %d", waiting(o), need))
+	case o.Rejections == 0 && l.late(o):
+		// Little's law says the size suffices, but the p99 wait broke the
+		// objective: one worker more, for latency.
+		to = n + 1
+		cause = CauseLatency
+		why = fmt.Sprintf("%s, p99 wait %v above the objective %v: one more worker, for latency", waiting(o), o.WaitP99, l.objective(o))
 	default:
 		// Tasks wait or are refused although Little's law says the size
 		// suffices: take one step and let the next window judge it.
@@ -91,7 +99,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	if steady > 0 {
 		l.recs = append(l.recs, rec{o.At, max(n, min(to, steady))})
 	}
-	return decision{to: to, cause: CauseGrow, reason: why}
+	return decision{to: to, cause: cause, reason: why}
 }
 
 // cautious reports a window a growth step is a probe from: one saturated
@@ -103,6 +111,49 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 // the pool has no queue whose wait would show what the added workers did.
 func (l *law) cautious(o Observation) bool {
 	return o.Saturated() || o.Backlog > o.Size/4 || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
+}
+
+// below is the size a knee at o's size is tested from below at: an eighth
+// less, or straight at GOMAXPROCS from a knee within twice it (the CPUs are
+// the likeliest knee there, and a pool started above them placed its knee
+// from service times they inflated: one step finds out what three would).
+func (l *law) below(o Observation, lo int) int {
+	n, p := o.Size, max(1, o.GOMAXPROCS)
+	if n > p && n <= 2*p {
+		return max(lo, p)
+	}
+	return max(lo, n-max(1, n/8))
+}
+
+// needs reports whether the arrivals need more than to workers at the
+// service time the tasks took before queueing for a bottleneck inflated it
+// (see base): a step down to to from a knee would then queue them, to test
+// what they need anyway. A knee found too high costs only idle workers;
+// testing it there costs the objective.
+//
+// An overload (more arrivals than the pool completes) is not servable at
+// any size past the knee: there the test goes ahead, since a knee placed
+// from service times inflated since the start (a pool started above the
+// CPUs) is lowered by nothing else.
+//
+// A knee within twice GOMAXPROCS may be the CPUs, where the service time
+// of every window since the start may be inflated by workers sharing
+// them, and with it the need: it is tested.
+func (l *law) needs(o Observation, to int) bool {
+	s := l.base(o.Service)
+	if o.Service <= 0 || s <= 0 || l.lambda > 1.05*o.Throughput || l.knee <= 2*max(1, o.GOMAXPROCS) {
+		return false
+	}
+	return l.staff(o, max(l.lambda, o.Lambda)*s.Seconds()) > to
+}
+
+// suspect reports a window in which growth may run into a knee: one was
+// found since the work last changed, the service time rose by a quarter
+// or more over the least of the recent windows, or the work waits outside
+// the pool (WithBacklog), where no queue wait shows what added workers did.
+// There, growth is cautious; elsewhere Little's law is taken at its word.
+func (l *law) suspect(o Observation) bool {
+	return l.kneeSeen || o.Backlog > o.Size/4 || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
 }
 
 // waiting describes the work waiting, for a reason: the queue, and the

@@ -44,8 +44,12 @@ const (
 	// not cut into the capacity.
 	holdShare = 0.95
 	// kneeTTL is how long a knee caps growth before a small step tests it
-	// again: the bottleneck may have moved.
-	kneeTTL = 5 * time.Second
+	// again: the bottleneck may have moved. Each test that finds it where
+	// it was doubles the time to the next, up to kneeTTLMax: a saturated
+	// pool re-tested every few seconds would change its size more often
+	// than its load does.
+	kneeTTL    = 5 * time.Second
+	kneeTTLMax = 80 * time.Second
 	// workChanged: a mean service time this many times above or below the
 	// one the knee was found at means the work is no longer what the knee
 	// was measured on.
@@ -65,13 +69,23 @@ func cpuCeiling(o Observation) int { return int(math.Ceil(1.5 * float64(max(1, o
 // workChanged or more): ok with the decision that says so. A knee whose
 // time is up stays known but no longer caps growth: the next growth is a
 // small step that tests it.
+//
+// Service times are compared at the knee's size only: at another size the
+// tasks share the bottleneck with more or fewer others (past a CPU knee,
+// four workers on two CPUs take twice as long as two), which is not a
+// change of work. A knee placed from a service time measured at another
+// size takes its first window at its own size as the reference.
 func (l *law) expire(o Observation) (decision, bool) {
-	if l.knee == 0 {
+	if l.knee == 0 || o.Size != l.knee || o.Service <= 0 {
+		return decision{}, false
+	}
+	if l.kneeSAt != l.knee {
+		l.kneeS, l.kneeSAt = o.Service, l.knee
 		return decision{}, false
 	}
 	if s := o.Service; s > 0 && l.kneeS > 0 && (float64(s) > workChanged*float64(l.kneeS) || workChanged*float64(s) < float64(l.kneeS)) {
 		k := l.knee
-		l.knee, l.kneeSeen, l.kneeDown, l.class = 0, false, false, Unknown
+		l.knee, l.kneeSeen, l.kneeDown, l.kneeTTL, l.class = 0, false, false, 0, Unknown
 		l.probe = nil
 		return hold(o, CauseWorkChanged, fmt.Sprintf("service time %v against %v at the knee: the work changed, knee %d dropped", s, l.kneeS, k)), true
 	}
@@ -146,6 +160,14 @@ func (l *law) judge(o Observation) (d decision, ok bool, note string) {
 	// is the load changing under the step, or chance: no verdict, and
 	// the law goes on.
 	if !p.rose(s) {
+		if l.knee > 0 && p.from == l.knee {
+			// A test of a known knee from above that bought too little
+			// to pay, whatever chance did to the service time: the knee
+			// stays, and the next test waits longer.
+			l.setKnee(o, l.knee, l.kneeS, l.kneeSAt)
+			return decision{to: p.from, cause: CauseKnee, reason: fmt.Sprintf("growing %d→%d bought %.2f of a worker each: the knee stays at %d (%s)",
+				p.from, p.to, gain, p.from, l.class)}, true, ""
+		}
 		return decision{}, false, ""
 	}
 	// Where the knee is, Little's law says: the bottleneck served x tasks
@@ -155,7 +177,7 @@ func (l *law) judge(o Observation) (d decision, ok bool, note string) {
 	// knee below the old size; the old size's own service time may
 	// already include some queueing.)
 	k := min(p.to-1, max(l.cfg.min, int(math.Round(x*p.sBase.Seconds()))))
-	l.setKnee(o, k, p.s0)
+	l.setKnee(o, k, p.s0, p.from)
 	return decision{to: k, cause: CauseKnee, reason: fmt.Sprintf("growing %d→%d bought %.2f of a worker each while the service time rose %v→%v: knee at %d (%s)",
 		p.from, p.to, gain, p.s0, s, k, l.class)}, true, ""
 }
@@ -166,7 +188,7 @@ func (l *law) judge(o Observation) (d decision, ok bool, note string) {
 func (l *law) paid(o Observation, p *probe, gain float64) string {
 	l.probe = nil
 	if l.knee > 0 && p.to > l.knee {
-		l.knee, l.kneeDown = 0, false
+		l.knee, l.kneeDown, l.kneeTTL = 0, false, 0
 		l.class = Unknown
 	}
 	if p.to > o.GOMAXPROCS && gain >= gainIO && l.knee == 0 {
@@ -186,33 +208,44 @@ func (l *law) paid(o Observation, p *probe, gain float64) string {
 // fewer serve fewer). A false "kept" costs throughput until the knee
 // expires, a false "lost" only the workers of the step: in doubt, the knee
 // stays where it was.
+//
+// Little's law is taken on the newest window's service time: the first
+// window after a step down also completes tasks that ran while more
+// workers shared the bottleneck, which would read as a loss the step did
+// not cause. While the counted throughput holds, the first window is not a
+// verdict.
 func (l *law) judgeDown(o Observation, p *probe, x float64, s time.Duration) decision {
-	share := x / p.x0
-	if p.s0 > 0 && s > 0 {
-		share = min(share, float64(p.to)*p.s0.Seconds()/(float64(p.from)*s.Seconds()))
+	counted := x / p.x0
+	share := counted
+	if p.s0 > 0 && o.Service > 0 {
+		share = min(share, float64(p.to)*p.s0.Seconds()/(float64(p.from)*o.Service.Seconds()))
 	}
 	switch {
 	case share >= holdShare && p.windows >= 2:
 		l.probe = nil
-		l.setKnee(o, p.to, s)
+		l.setKnee(o, p.to, s, p.to)
 		return hold(o, CauseKnee, fmt.Sprintf("stepping down %d→%d kept %.0f%% of the throughput: knee at %d (%s)", p.from, p.to, 100*share, p.to, l.class))
-	case p.windows < 2 && share > 0.8:
+	case p.windows < 2 && (share > 0.8 || counted >= holdShare):
 		return hold(o, CauseSteady, "")
 	}
 	l.probe = nil
-	l.setKnee(o, p.from, p.s0)
+	l.setKnee(o, p.from, p.s0, p.from)
 	l.kneeDown = true
 	return decision{to: p.from, cause: CauseKnee, reason: fmt.Sprintf("stepping down %d→%d lost %.0f%% of the throughput: the knee is %d (%s)", p.from, p.to, 100*(1-share), p.from, l.class)}
 }
 
-// setKnee caps growth at k and classifies the work by where k lies.
-func (l *law) setKnee(o Observation, k int, s time.Duration) {
+// setKnee caps growth at k and classifies the work by where k lies; s is
+// the mean service time measured at size at.
+func (l *law) setKnee(o Observation, k int, s time.Duration, at int) {
 	k = max(l.cfg.min, k)
+	ttl := kneeTTL
 	if k != l.knee {
 		l.kneeDown = false
+	} else if l.kneeTTL > 0 {
+		ttl = min(kneeTTLMax, 2*l.kneeTTL)
 	}
-	l.knee, l.kneeS, l.kneeSeen = k, s, true
-	l.kneeUntil = o.At.Add(kneeTTL)
+	l.knee, l.kneeS, l.kneeSAt, l.kneeSeen, l.kneeTTL = k, s, at, true, ttl
+	l.kneeUntil = o.At.Add(ttl)
 	if k <= cpuCeiling(o) {
 		l.class = CPUBound
 	} else {

@@ -40,7 +40,9 @@ type law struct {
 	class     Class
 	knee      int           // the size past which added workers bought nothing; 0: none
 	kneeUntil time.Time     // the knee caps growth until then
+	kneeTTL   time.Duration // how long it caps growth after its last test (knee.go)
 	kneeS     time.Duration // the mean service time the knee was found at
+	kneeSAt   int           // the size kneeS was measured at
 	kneeDown  bool          // the knee was tested from below
 	kneeSeen  bool          // a knee was found since the work last changed: probes up are small
 
@@ -51,9 +53,12 @@ type law struct {
 	failUntil time.Time       // failCap caps growth until then
 
 	recs   []rec           // size recommendations, for the stabilisation window
+	rates  []rate          // sustained arrival rates, for the memory (shrink.go)
+	pulled bool            // the last window had work waiting outside the pool
 	recent []time.Duration // the mean service time of the last windows with completions, newest last
 	grewAt time.Time       // the last growth under pressure
 	busy   float64         // busy workers, smoothed over ticks (EWMA)
+	cs2    float64         // the service times' squared coefficient of variation, smoothed (sizing.go)
 	lambda float64         // arrivals per second, smoothed likewise
 	ticks  int
 }
@@ -75,6 +80,8 @@ func (l *law) decide(o Observation) decision {
 		l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
 		l.lambda = smoothing*o.Lambda + (1-smoothing)*l.lambda
 	}
+	l.remember(o)
+	l.variability(o)
 	if o.Service > 0 && o.Completions > 0 {
 		l.recent = append(l.recent, o.Service)
 		if len(l.recent) > recentWindows {
@@ -123,8 +130,12 @@ func (l *law) size(o Observation) decision {
 // for the stabilisation window (unless the path already recorded its
 // need), so that a shrink never undoes a recent growth before the window
 // passes; and a change of size always has a reason, for the log.
+//
+// A silent hold (a step's verdict awaited) recommends nothing: it would
+// keep the workers a backlog's drain added for a whole window.
 func (l *law) done(o Observation, d decision) decision {
-	if n := len(l.recs); n == 0 || !l.recs[n-1].at.Equal(o.At) {
+	silent := d.cause == CauseSteady && d.to == o.Size && d.reason == ""
+	if n := len(l.recs); !silent && (n == 0 || !l.recs[n-1].at.Equal(o.At)) {
 		l.recs = append(l.recs, rec{o.At, d.to})
 	}
 	if d.to != o.Size && d.reason == "" {
@@ -138,6 +149,11 @@ func (l *law) bounds(o Observation) (lo, hi int) {
 	hi = l.ceiling(o)
 	if l.capped(o) {
 		hi = min(hi, l.knee)
+	}
+	if l.class == CPUBound {
+		// Work found CPU-bound is held below what the CPUs can use,
+		// whatever a test of its knee from above makes of chance.
+		hi = min(hi, cpuCeiling(o))
 	}
 	if l.failCapped(o) {
 		hi = min(hi, l.failCap)

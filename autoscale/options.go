@@ -20,8 +20,8 @@ var ErrInvalidOption = errors.New("autoscale: invalid option")
 type config struct {
 	min, max       int // max 0: 32 × GOMAXPROCS, read every tick
 	tick           time.Duration
-	targetWait     time.Duration // 0: pressure is a queue with busy workers
-	utilization    float64       // u: N = R/u for a load of R ≤ 4 busy workers (law.staff)
+	targetWait     time.Duration // the latency objective; 0: waitMultiple service times (sizing.go)
+	utilization    float64       // u: at least R/u workers for a load of R ≤ 4 busy workers (law.staff)
 	high, low      float64       // utilisation marks for growth and shrinking
 	stabilization  time.Duration
 	backoff        float64 // β
@@ -36,7 +36,7 @@ func defaultConfig() config {
 	return config{
 		min:            1,
 		tick:           250 * time.Millisecond,
-		utilization:    0.8,
+		utilization:    1,
 		high:           0.85,
 		low:            0.65,
 		stabilization:  5 * time.Second,
@@ -90,9 +90,12 @@ func WithTick(d time.Duration) Option {
 	}
 }
 
-// WithTargetWait makes a p99 queue wait above d count as pressure, in
-// addition to a queue with busy workers. The default, 0, uses only the
-// latter.
+// WithTargetWait sets the latency objective: the p99 queue wait the
+// controller keeps. It sizes the pool for it (Erlang's C formula for the
+// load) and counts a window whose p99 wait broke it, with work still
+// queued, as pressure. The default, 0, is four times the tasks' mean
+// service time (at least 10ms). Work past a knee (the CPUs, a downstream's
+// limit) gets no workers for latency: there they would only queue.
 func WithTargetWait(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
@@ -103,11 +106,11 @@ func WithTargetWait(d time.Duration) Option {
 	}
 }
 
-// WithUtilization sets the utilisation the controller sizes for when it
-// grows (default 0.8), and so how much headroom it keeps: a load that
-// keeps R workers busy gets R/u workers up to R = 4, and beyond it
-// R + 2(1/u − 1)√R (square-root staffing), which runs large pools hotter
-// than u at the same waits. At u = 1 there is no headroom.
+// WithUtilization sets the highest utilisation the controller sizes for,
+// headroom beyond what the latency objective asks (default 1: the
+// objective alone decides): a load that keeps R workers busy gets at
+// least R/u workers up to R = 4, and beyond it R + 2(1/u − 1)√R
+// (square-root staffing), which runs large pools hotter than u.
 func WithUtilization(u float64) Option {
 	return func(c *config) error {
 		if !(u > 0 && u <= 1) {
@@ -119,7 +122,10 @@ func WithUtilization(u float64) Option {
 }
 
 // WithStabilization sets how long a shrink waits: the controller applies
-// the largest size recommended over this window (default 5s).
+// the largest size recommended over this window (default 5s). Six such
+// windows are its memory: it keeps the workers the highest sustained
+// arrival rate of that span needs, so that bursts with shorter lulls
+// between them find the workers waiting.
 func WithStabilization(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

@@ -9,6 +9,59 @@ import (
 // shrinkStep is the largest fraction of N removed per tick.
 const shrinkStep = 0.2
 
+// memorySpan is how many stabilisation windows the memory spans: the law
+// keeps the workers the highest arrival rate of that span keeps busy at the
+// tasks' current service time, so that a lull shorter than it meets the
+// next burst with the workers the last one needed, rather than a quarter
+// of a second of queueing while the next growth catches up. Idle workers
+// cost little; a burst met short costs the objective.
+const memorySpan = 6
+
+// rate is one tick's smoothed arrival rate, for the memory.
+type rate struct {
+	at     time.Time
+	lambda float64
+}
+
+// remember records o's smoothed arrival rate and forgets those older than
+// the memory's span.
+//
+// While work waits outside the pool (WithBacklog), and in the window after
+// it emptied, the pool's arrivals are what it pulls, not the load: they
+// are not remembered.
+func (l *law) remember(o Observation) {
+	pulled := l.pulled
+	l.pulled = o.Backlog > 0
+	if !l.pulled && !pulled {
+		// The lesser of the window's rate and the smoothed one: a rate
+		// sustained over windows, not one window's burst, nor the
+		// smoothing's trail after the rate fell.
+		l.rates = append(l.rates, rate{o.At, min(l.lambda, o.Lambda)})
+	}
+	span := memorySpan * l.cfg.stabilization
+	for len(l.rates) > 0 && o.At.Sub(l.rates[0].at) > span {
+		l.rates = l.rates[1:]
+	}
+}
+
+// recalled is the size the memory keeps: the workers the highest arrival
+// rate of its span keeps busy at the least recent mean service time (a
+// rate measured while a knee inflated the service time would otherwise be
+// counted at the inflated one), without headroom: enough that a burst
+// meets a pool that serves it, if hotly, until the next tick sizes it;
+// 0 with no service time known.
+func (l *law) recalled(o Observation) int {
+	s := l.least()
+	if s <= 0 || s == time.Duration(math.MaxInt64) {
+		return 0
+	}
+	peak := 0.0
+	for _, r := range l.rates {
+		peak = max(peak, r.lambda)
+	}
+	return int(math.Ceil(peak * s.Seconds()))
+}
+
 // rec is one tick's size recommendation, kept for the stabilisation
 // window: a shrink goes no lower than the largest of the window's, so that
 // it never undoes a recent growth before the window passes.
@@ -26,17 +79,31 @@ func (l *law) shrink(o Observation, lo int) decision {
 	// The smoothed need, so that one quiet window removes no workers; but
 	// within the stabilisation window of a growth, which the smoothing
 	// trails, never below this window's.
+	//
+	// Workers busy draining the backlog a growth was for are not a need
+	// once it is drained: there the arrivals' own load, λ·S, bounds it,
+	// at the service time before a bottleneck the drain crowded inflated
+	// it (see base); the smoothed busy trails a drain for several windows,
+	// and each would be recorded.
 	busy := l.busy
 	if o.At.Sub(l.grewAt) <= l.cfg.stabilization {
 		busy = max(busy, o.Busy)
+		if o.Service > 0 && o.Completions > 0 {
+			busy = min(busy, max(l.lambda, o.Lambda)*l.base(o.Service).Seconds())
+		}
 	}
 	idle := busy < l.cfg.low*float64(n)
 	// Between the low mark and the target utilisation the pool drifts
 	// down only under a load that has stopped growing: not within the
 	// stabilisation window of a growth.
-	settled := idle || o.At.Sub(l.grewAt) > l.cfg.stabilization
+	//
+	// Within that window, arrivals above their smoothed rate say the load
+	// is still rising: the workers the last growth drained a backlog with
+	// will be needed again, so they stay.
+	recent := o.At.Sub(l.grewAt) <= l.cfg.stabilization
+	settled := idle && !(recent && o.Lambda > l.lambda) || !recent
 	if !backlogged(o) {
-		want = min(n, max(lo, l.staff(busy)))
+		want = min(n, max(lo, l.staff(o, busy)))
 	}
 	// The need is recorded whether or not the pool may drift down yet:
 	// the wait after a growth is the stabilisation window once, not the
@@ -48,7 +115,7 @@ func (l *law) shrink(o Observation, lo int) decision {
 	if !settled {
 		return hold(o, CauseSteady, "")
 	}
-	stable := 0
+	stable := l.recalled(o)
 	for _, r := range l.recs {
 		stable = max(stable, r.n)
 	}

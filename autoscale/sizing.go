@@ -5,9 +5,56 @@ import (
 	"time"
 )
 
-// drainWindows: growth sizes for a backlog to drain within this many
-// windows, besides the arrivals.
+// drainWindows: growth where a knee may be near sizes for a backlog to
+// drain within this many windows, besides the arrivals; elsewhere within
+// one window, or the objective if that is longer.
 const drainWindows = 4
+
+// The latency objective: unless WithTargetWait sets one, the law keeps the
+// p99 queue wait within waitMultiple mean service times (the least of the
+// recent windows': past a knee, queueing inside the tasks lengthens them),
+// and never aims below minObjective, under which a goroutine's wake-up on a
+// busy machine (a few milliseconds at p99 on a loaded 2-CPU VM) decides the
+// wait, not the number of workers.
+const (
+	waitMultiple = 4
+	minObjective = 10 * time.Millisecond
+	// lateShare is the share of tasks the objective allows to wait longer
+	// than it: the objective is a p99.
+	lateShare = 0.01
+)
+
+// objective is the p99 queue wait the law keeps in o; 0 while no service
+// time is known.
+func (l *law) objective(o Observation) time.Duration {
+	if l.cfg.targetWait > 0 {
+		return l.cfg.targetWait
+	}
+	s := min(o.Service, l.least())
+	if o.Service <= 0 {
+		s = l.least()
+	}
+	if s <= 0 || s == time.Duration(math.MaxInt64) {
+		return 0
+	}
+	return max(minObjective, waitMultiple*s)
+}
+
+// late reports a window whose p99 queue wait broke the objective, with
+// work still queued at its end, where more workers can shorten the wait.
+//
+// They cannot while the pool's busy workers are as many as the CPUs and
+// the work is not known to be I/O-bound: a task then waits for a CPU to
+// run the worker that would start it, and another worker would wait for
+// one too. (The law reads no scheduler latency; this is its own tasks'
+// busy time against GOMAXPROCS.)
+func (l *law) late(o Observation) bool {
+	t := l.objective(o)
+	if t <= 0 || o.WaitP99 <= t || o.Queue == 0 {
+		return false
+	}
+	return l.class == IOBound || o.Busy < 0.9*float64(max(1, o.GOMAXPROCS))
+}
 
 // estimate is what Little's law on the current mean service time asks for
 // in o: steady, the workers the arrivals keep busy at the target
@@ -19,23 +66,30 @@ func (l *law) estimate(o Observation) (steady, need int) {
 	if !o.Saturated() {
 		lambda = l.lambda
 	}
-	steady = l.need(lambda, o.Service)
-	// A backlog is drained within drainWindows windows: it adds its share
-	// to the arrivals, for as long as it lasts.
+	steady = l.need(o, lambda)
+	// A backlog is drained within a window, or drainWindows windows where
+	// a knee may be near (workers added for the drain would only queue
+	// past it), or the objective if that is longer: it adds its share to
+	// the arrivals, for as long as it lasts.
 	need = steady
 	if backlogged(o) && o.Window > 0 {
-		need = l.need(lambda+float64(o.Waiting())/(drainWindows*o.Window.Seconds()), o.Service)
+		drain := o.Window
+		if l.suspect(o) {
+			drain *= drainWindows
+		}
+		drain = max(drain, l.objective(o))
+		need = l.need(o, lambda+float64(o.Waiting())/drain.Seconds())
 	}
 	return steady, need
 }
 
 // need is the workers Little's law asks for, with staff's headroom:
-// arrivals per second λ each keeping a worker busy for s.
-func (l *law) need(lambda float64, s time.Duration) int {
-	if s <= 0 || lambda <= 0 {
+// arrivals per second λ each keeping a worker busy for o's service time.
+func (l *law) need(o Observation, lambda float64) int {
+	if o.Service <= 0 || lambda <= 0 {
 		return 0
 	}
-	return l.staff(lambda * s.Seconds())
+	return l.staff(o, lambda*o.Service.Seconds())
 }
 
 // staffFrom is the offered load, in busy workers, from which staff
@@ -43,14 +97,16 @@ func (l *law) need(lambda float64, s time.Duration) int {
 const staffFrom = 4
 
 // staff is the number of workers that serve an offered load of r busy
-// workers with headroom for the randomness of arrivals and service times:
-// r/u up to staffFrom, and beyond it the square-root rule of many-server
-// queues (Halfin and Whitt), r + β√r, with β = √staffFrom·(1/u − 1) so that
-// the two agree at staffFrom. The headroom a pool needs grows as the
-// square root of its load, not in proportion to it: at u = 0.8, a load of
-// 1.7 gets 3 workers either way, and one of 21 gets 24, where r/u would
-// hold 27 (the load of 21 waits about as little on 24 as that of 1.7 on 3).
-func (l *law) staff(r float64) int {
+// workers in o within the latency objective: the fewest that keep the p99
+// queue wait within it, as Erlang's C formula has it for the load (see
+// erlang), and never fewer than the utilisation's floor: r/u up to
+// staffFrom, and beyond it the square-root rule of many-server queues
+// (Halfin and Whitt), r + β√r, with β = √staffFrom·(1/u − 1) so that the
+// two agree at staffFrom. At the default u = 1 the floor is r itself and
+// the objective alone decides; the square-root rule is what Erlang's
+// formula gives for a wait of about one service time. Without a service
+// time (no objective yet), the floor.
+func (l *law) staff(o Observation, r float64) int {
 	if r <= 0 {
 		return 0
 	}
@@ -59,8 +115,63 @@ func (l *law) staff(r float64) int {
 	if r > staffFrom {
 		n = r + math.Sqrt(staffFrom)*(1/u-1)*math.Sqrt(r)
 	}
-	return int(math.Ceil(n))
+	s, t := min(o.Service, l.least()), l.objective(o)
+	if o.Service <= 0 {
+		s = l.least()
+	}
+	if t <= 0 || s <= 0 || s == time.Duration(math.MaxInt64) {
+		return int(math.Ceil(n))
+	}
+	// Erlang's formula is for exponential service times; for others the
+	// waits scale by (1 + cs²)/2, cs being the service times' coefficient
+	// of variation (the Allen-Cunneen approximation, Poisson arrivals):
+	// alike tasks wait half as long, heavy-tailed ones longer.
+	k := float64(t) / float64(s) * 2 / (1 + l.cs2)
+	return max(int(math.Ceil(n)), erlang(r, k))
 }
+
+// variability folds o's squared coefficient of variation of the service
+// times into l.cs2, smoothed over windows from the exponential's 1: one
+// window's spread may hold an outlier (a task preempted for a scheduler
+// slice), which counts at most 3.
+func (l *law) variability(o Observation) {
+	if l.ticks == 1 {
+		l.cs2 = 1
+	}
+	if o.Service > 0 && o.Completions > 1 {
+		cs := float64(o.ServiceSD) / float64(o.Service)
+		l.cs2 = smoothing*min(3, cs*cs) + (1-smoothing)*l.cs2
+	}
+}
+
+// erlang is the fewest workers that keep the share of tasks waiting longer
+// than k service times within lateShare, for an offered load of r busy
+// workers, in the M/M/N queue (Poisson arrivals, exponential service
+// times): with C(N, r) the chance that a task waits at all (Erlang's C
+// formula), a task waits longer than t with chance C·exp(−(N−r)·t/S).
+// Square-root staffing's headroom is this rule's answer for a wait of
+// about one service time; a longer objective needs less, a shorter one
+// more (Halfin and Whitt's regime). Exponential service times are the
+// pessimistic case of the common ones, and a pool's queue is FIFO, as the
+// formula assumes.
+func erlang(r, k float64) int {
+	// Erlang's B formula by its recursion, B(0) = 1, B(n) = r·B(n−1) /
+	// (n + r·B(n−1)); then C = B / (1 − (r/n)(1 − B)) for n > r.
+	b := 1.0
+	for n := 1; ; n++ {
+		b = r * b / (float64(n) + r*b)
+		if float64(n) <= r {
+			continue
+		}
+		c := b / (1 - r/float64(n)*(1-b))
+		if c*math.Exp(-(float64(n)-r)*k) <= lateShare || n >= maxErlang {
+			return n
+		}
+	}
+}
+
+// maxErlang bounds erlang's search: the law's sizes are bounded far below.
+const maxErlang = 1 << 20
 
 // backlogged reports a queue whose typical task waits longer than it runs:
 // a backlog, not a few tasks caught between submission and start.
@@ -79,7 +190,7 @@ func (l *law) drains(o Observation) bool {
 	if o.Service <= 0 || o.Window <= 0 || l.lambda <= 0 {
 		return false
 	}
-	if l.staff(l.lambda*o.Service.Seconds()) > o.Size {
+	if l.staff(o, l.lambda*o.Service.Seconds()) > o.Size {
 		return false
 	}
 	spare := float64(o.Size)/o.Service.Seconds() - l.lambda // completions a second beyond the arrivals, all busy

@@ -8,7 +8,7 @@ import (
 	"github.com/poolkit/poolkit/resize"
 )
 
-// Fixed keeps the pool at n: the contenders the oracle is chosen from.
+// Fixed keeps the pool at n: the contenders the reference is chosen from.
 type Fixed int
 
 func (f Fixed) Name() string { return fmt.Sprintf("fixed-%d", int(f)) }

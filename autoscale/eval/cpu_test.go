@@ -12,6 +12,8 @@ import (
 var (
 	cpuReport      = flag.String("cpu-report", "", "run the real-time scenarios in full (about 16 minutes), and write their results as Markdown tables to this file")
 	cpuResultsJSON = flag.String("cpu-results-json", "", "run the real-time scenarios in full (about 16 minutes), and write their results (eval.Results) as JSON to this file")
+	cpuSeedsReport = flag.String("cpu-seeds-report", "", "replay the real-time scenarios with seeds 1 to -cpu-seeds, poolkit's controller only, and write how often it met the reference, as Markdown, to this file")
+	cpuSeeds       = flag.Int("cpu-seeds", 3, "how many seeds -cpu-seeds-report replays")
 )
 
 // TestCPUScenarios runs the real-time scenarios (RealTimeScenarios). By
@@ -62,25 +64,39 @@ func TestCPUScenarios(t *testing.T) {
 	}
 	res := eval.NewResults("cpu")
 	for _, s := range scenarios {
-		var fixed []eval.Result
-		for _, n := range s.Grid {
-			fixed = append(fixed, eval.Run(s, eval.Fixed(n), 42))
+		if !chosen(s) {
+			continue
 		}
-		var runs []eval.Result
-		for _, c := range controllers() {
-			runs = append(runs, eval.Run(s, c, 42))
-		}
-		for _, r := range append(fixed, runs...) {
-			checkAccounting(t, s, r)
-		}
-		sr := eval.Evaluate(s, fixed, runs)
-		logVsOracle(t, sr)
+		sr := evaluate(t, s, controllers(), 42, func(c eval.Controller) eval.Result { return eval.Run(s, c, 42) })
+		logVsReference(t, sr)
 		if *plots != "" {
-			writePlot(t, *plots, s, append([]eval.Result{sr.Oracle}, runs...))
+			writePlot(t, *plots, s, append([]eval.Result{sr.Reference}, sr.Runs...))
 		}
 		res.Scenarios = append(res.Scenarios, sr)
 	}
 	writeResults(t, res, *cpuReport, *cpuResultsJSON)
+}
+
+// TestCPUSeeds runs the real-time scenarios (those -scenarios selects)
+// with seeds 1 to -cpu-seeds when -cpu-seeds-report asks: each seed's
+// reference search and poolkit's controller, no baselines, in real time
+// (about 12 minutes a seed for all of them, on a quiet machine).
+func TestCPUSeeds(t *testing.T) {
+	if *cpuSeedsReport == "" {
+		t.Skip("-cpu-seeds-report not set")
+	}
+	procs := runtime.GOMAXPROCS(0)
+	set := func(n int) { runtime.GOMAXPROCS(n) }
+	defer runtime.GOMAXPROCS(procs)
+	var scenarios []eval.Scenario
+	for _, s := range eval.RealTimeScenarios(procs, set) {
+		if chosen(s) {
+			scenarios = append(scenarios, s)
+		}
+	}
+	writeSeeds(t, *cpuSeedsReport, "Real-time scenarios", scenarios, *cpuSeeds, func(s eval.Scenario, seed uint64) eval.ScenarioResult {
+		return evaluate(t, s, controllers()[:1], seed, func(c eval.Controller) eval.Result { return eval.Run(s, c, seed) })
+	})
 }
 
 func sizes(r eval.Result) []int {

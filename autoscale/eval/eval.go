@@ -54,7 +54,9 @@ type Scenario struct {
 	// size (Initial, or theirs): a step up, unless Initial is above the
 	// optimum.
 	Changes []time.Duration
-	// SLO is the p99 queue wait a size must keep to qualify as the oracle.
+	// SLO is the p99 queue wait the scenario's users ask for: the
+	// baselines that take one (AIMD) get it, and Beats counts meeting it.
+	// The reference is chosen with RefWait, the same in every scenario.
 	SLO time.Duration
 	// RealTime marks scenarios that need real time: their work burns CPU,
 	// or Hogs compete for it. They cannot run in a testing/synctest bubble
@@ -69,13 +71,13 @@ type Scenario struct {
 	// of its own Initial(): the pool is created at this size, and the
 	// controller is told nothing. Fixed sizes keep their size.
 	Initial int
-	// Stationary says that the offered load and the distribution of the
-	// work do not change during the run: a controller can settle at one
-	// size, and the best fixed size is the standard to meet (see
-	// MeetsTarget).
-	Stationary bool
-	// Grid is the fixed sizes the oracle is chosen from (nil: FixedSizes).
-	Grid []int
+	// MaxFixed is the largest fixed size the reference is searched among
+	// (0: 64).
+	MaxFixed int
+	// Queue, when above 0, bounds the pool's queue: arrivals that find it
+	// full are rejected (a service that sheds load rather than queue
+	// without end). 0: a queue of 1<<16.
+	Queue int
 	// Procs, when set, changes the number of CPUs the process may use
 	// during the run: at each Procs.At[i] it calls Procs.Set(Procs.N[i]).
 	// The harness never sets GOMAXPROCS itself; the application running it
@@ -124,11 +126,20 @@ type Result struct {
 	Throughput float64       `json:"throughput"` // completions per second
 	WaitP50    time.Duration `json:"wait_p50"`
 	WaitP99    time.Duration `json:"wait_p99"`
+	// EndWaitP99 is the p99 end-to-end wait: the queue wait and the wait
+	// for a downstream slot together, all a task waited before its own
+	// work ran (a task whose call timed out waited its timeout). Workers
+	// past a downstream's hidden limit move waiting from the pool's queue
+	// into the downstream, where only this sees it. Equal to WaitP99 where
+	// the work calls no downstream.
+	EndWaitP99 time.Duration `json:"end_wait_p99"`
 	// WorkerSeconds is the integral of the size over the run.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// Flaps counts direction reversals of the size per minute.
 	Flaps   float64 `json:"flaps_per_min"`
 	Resizes int     `json:"resizes"`
+	// ResizesPerMinute is Resizes over the run's length in minutes.
+	ResizesPerMinute float64 `json:"resizes_per_min"`
 	// SettleUp and SettleDown are the longest settling times after the
 	// scenario's steps up and down of its optimum: the time from the step
 	// until the size stops moving (see settleTime). Never (-1) when it was
@@ -166,7 +177,11 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	if _, fixed := c.(Fixed); !fixed && s.Initial > 0 {
 		size = s.Initial
 	}
-	p, err := pool.New(size, pool.WithQueueSize(1<<16), pool.WithMaxWaiting(0),
+	queue := 1 << 16
+	if s.Queue > 0 {
+		queue = s.Queue
+	}
+	p, err := pool.New(size, pool.WithQueueSize(queue), pool.WithMaxWaiting(0),
 		pool.WithIdleTimeout(10*time.Second), pool.WithTimings())
 	if err != nil {
 		panic(err)
@@ -179,7 +194,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	down := make(chan struct{}, max(1, s.Slots))
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var mu sync.Mutex
-	var waits []time.Duration
+	var waits, endWaits []time.Duration
 	var rejected, completed int
 	reject := func() {
 		if m != nil {
@@ -197,6 +212,13 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 		time.Sleep(d)
 		<-down
 	}
+	// endWait records a task's end-to-end wait: its queue wait plus how
+	// long it waited for a downstream slot since admit.
+	endWait := func(wait time.Duration, admit time.Time) {
+		mu.Lock()
+		endWaits = append(endWaits, wait+time.Since(admit))
+		mu.Unlock()
+	}
 	run := func(w Work, arrived time.Time) {
 		wait := time.Since(arrived)
 		mu.Lock()
@@ -205,21 +227,27 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 		if w.CPU > 0 {
 			burn(w.CPU)
 		}
+		admit := time.Now()
 		if w.Downstream > 0 {
 			if s.Timeout <= 0 {
 				down <- struct{}{}
+				endWait(wait, admit)
 				call(w.Downstream)
 			} else {
 				t := time.NewTimer(s.Timeout)
 				select {
 				case down <- struct{}{}:
 					t.Stop()
+					endWait(wait, admit)
 					call(w.Downstream)
 				case <-t.C:
+					endWait(wait, admit)
 					reject()
 					return
 				}
 			}
+		} else {
+			endWait(wait, admit)
 		}
 		mu.Lock()
 		completed++
@@ -292,6 +320,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	mu.Lock()
 	r.Completed, r.Rejected = completed, rejected
 	r.WaitP50, r.WaitP99 = percentile(waits, 0.5), percentile(waits, 0.99)
+	r.EndWaitP99 = percentile(endWaits, 0.99)
 	mu.Unlock()
 	r.Throughput = float64(r.Completed) / s.Duration.Seconds()
 	r.summarise(s)
@@ -319,6 +348,7 @@ func (r *Result) summarise(s Scenario) {
 		r.Final = r.Series[n-1].Size
 	}
 	r.Flaps = float64(flips) / s.Duration.Minutes()
+	r.ResizesPerMinute = float64(r.Resizes) / s.Duration.Minutes()
 	for _, ph := range s.phases() {
 		var sizes []Point
 		peak := 0

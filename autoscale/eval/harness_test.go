@@ -123,56 +123,85 @@ func TestHogsRun(t *testing.T) {
 	goleak.VerifyNone(t, ignore)
 }
 
-// TestOracle: the fewest worker-seconds among the runs within the SLO
-// that rejected at most 0.1%; failing that, among the runs within 1% of
-// the highest throughput, the fewest worker-seconds.
-func TestOracle(t *testing.T) {
-	s := eval.Scenario{SLO: 10 * time.Millisecond}
-	run := func(name string, tput, ws float64, p99 time.Duration, rejected int) eval.Result {
-		return eval.Result{Controller: name, Throughput: tput, WorkerSeconds: ws, WaitP99: p99, Arrivals: 10000, Rejected: rejected}
+// TestReference: the fewest worker-seconds among the runs in the top
+// goodput band (within 2% of the highest throughput) with a p99 wait
+// within RefWait; failing that, the fewest worker-seconds in the band.
+func TestReference(t *testing.T) {
+	run := func(name string, tput, ws float64, p99 time.Duration) eval.Result {
+		return eval.Result{Controller: name, Throughput: tput, WorkerSeconds: ws, WaitP99: p99, Arrivals: 10000}
 	}
+	ok, slow := eval.RefWait, eval.RefWait+time.Millisecond
 	for _, c := range []struct {
 		name  string
 		fixed []eval.Result
 		want  string
 	}{
-		{"fewest worker-seconds within the SLO", []eval.Result{
-			run("a", 100, 50, 5*time.Millisecond, 0), run("b", 100, 40, 9*time.Millisecond, 10),
-			run("c", 100, 30, 11*time.Millisecond, 0), run("d", 100, 20, 5*time.Millisecond, 11)}, "b"},
-		{"none within: the fewest worker-seconds within 1% of the top", []eval.Result{
-			run("a", 100, 50, time.Second, 0), run("b", 99.5, 30, time.Second, 0),
-			run("c", 98, 10, time.Second, 0), run("d", 100, 60, time.Second, 0)}, "b"},
-		{"none within: exactly 1% below the top counts", []eval.Result{
-			run("a", 100, 50, time.Second, 0), run("b", 99, 30, time.Second, 0)}, "b"},
-		{"none within: the top alone", []eval.Result{
-			run("a", 80, 10, time.Second, 0), run("b", 100, 90, time.Second, 0), run("c", 90, 20, time.Second, 0)}, "b"},
+		{"fewest worker-seconds in the band within RefWait", []eval.Result{
+			run("a", 100, 50, ok), run("b", 98, 40, ok), run("c", 100, 30, slow), run("d", 97.9, 20, ok)}, "b"},
+		{"none within RefWait: the fewest worker-seconds in the band", []eval.Result{
+			run("a", 100, 50, time.Second), run("b", 99.5, 30, time.Second),
+			run("c", 97, 10, time.Second), run("d", 100, 60, time.Second)}, "b"},
+		{"exactly 2% below the top is in the band", []eval.Result{
+			run("a", 100, 50, time.Second), run("b", 98, 30, time.Second)}, "b"},
+		{"the top alone", []eval.Result{
+			run("a", 80, 10, ok), run("b", 100, 90, time.Second), run("c", 90, 20, ok)}, "b"},
 	} {
-		if got := eval.Oracle(s, c.fixed).Controller; got != c.want {
-			t.Errorf("%s: oracle %s, want %s", c.name, got, c.want)
+		if got := eval.Reference(c.fixed).Controller; got != c.want {
+			t.Errorf("%s: reference %s, want %s", c.name, got, c.want)
 		}
 	}
 }
 
-// TestStationaryTarget: a stationary scenario's result says whether
-// poolkit met the target, and the Markdown counts them.
-func TestStationaryTarget(t *testing.T) {
-	oracle := eval.Result{Controller: "fixed-4", Throughput: 100, WorkerSeconds: 40}
-	s := eval.Scenario{Name: "flat", SLO: time.Second, Stationary: true}
-	var res eval.Results
+// TestSearchReference: the bisection finds the same size as running every
+// size would, in about log2 of the range runs, on a load whose throughput
+// grows up to 20 workers and whose wait is within RefWait from 21.
+func TestSearchReference(t *testing.T) {
+	model := func(n int) eval.Result {
+		wait := time.Duration(0)
+		if n < 23 {
+			wait = time.Duration(23-n) * 50 * time.Millisecond
+		}
+		return eval.Result{Controller: eval.Fixed(n).Name(), Throughput: float64(min(n, 20)) * 50, WorkerSeconds: float64(n), WaitP99: wait}
+	}
+	var all []eval.Result
+	for n := 1; n <= 64; n++ {
+		all = append(all, model(n))
+	}
+	calls := 0
+	ref, tried := eval.SearchReference(64, func(n int) eval.Result { calls++; return model(n) })
+	if want := eval.Reference(all).Controller; ref.Controller != want || want != "fixed-21" {
+		t.Errorf("search found %s, every size gives %s; want fixed-21", ref.Controller, want)
+	}
+	if calls > 8 || len(tried) != calls {
+		t.Errorf("%d runs (%d kept) for 64 sizes, want at most 8, all kept", calls, len(tried))
+	}
+	// No size within RefWait: the cheapest in the band, 20.
+	slowAll := func(n int) eval.Result { r := model(n); r.WaitP99 += time.Second; return r }
+	if ref, _ := eval.SearchReference(64, slowAll); ref.Controller != "fixed-20" {
+		t.Errorf("with no size within RefWait the search found %s, want fixed-20", ref.Controller)
+	}
+}
+
+// TestVerdict: each criterion against the reference, and the Markdown
+// counts the scenarios that met them all.
+func TestVerdict(t *testing.T) {
+	ref := eval.Result{Controller: "fixed-4", Throughput: 100, WorkerSeconds: 40, WaitP99: 30 * time.Millisecond, EndWaitP99: 80 * time.Millisecond}
+	s := eval.Scenario{Name: "flat", SLO: time.Second}
+	res := eval.Results{Kind: "io"}
 	for _, c := range []struct {
-		tput, ws          float64
-		stationary, meets bool
+		tput, ws float64
+		p99, end time.Duration
+		want     eval.Verdict
 	}{
-		{95, 48, true, true},
-		{94, 40, true, false},
-		{100, 48.5, true, false},
-		{100, 40, false, false},
+		{95, 48, 100 * time.Millisecond, 160 * time.Millisecond, eval.Verdict{Throughput: true, WorkerSeconds: true, Wait: true, EndWait: true}},
+		{94, 40, 0, 0, eval.Verdict{WorkerSeconds: true, Wait: true, EndWait: true}},
+		{100, 48.5, 0, 0, eval.Verdict{Throughput: true, Wait: true, EndWait: true}},
+		{100, 40, 101 * time.Millisecond, 161 * time.Millisecond, eval.Verdict{Throughput: true, WorkerSeconds: true}},
 	} {
-		s.Stationary = c.stationary
-		pk := eval.Result{Controller: "poolkit", Throughput: c.tput, WorkerSeconds: c.ws}
-		sr := eval.Evaluate(s, []eval.Result{oracle}, []eval.Result{pk})
-		if sr.Stationary != c.stationary || sr.MeetsTarget != c.meets {
-			t.Errorf("%.0f/s, %.1f worker-s, stationary %v: meets the target %v, want %v", c.tput, c.ws, c.stationary, sr.MeetsTarget, c.meets)
+		pk := eval.Result{Controller: "poolkit", Throughput: c.tput, WorkerSeconds: c.ws, WaitP99: c.p99, EndWaitP99: c.end}
+		sr := eval.Evaluate(s, ref, []eval.Result{pk})
+		if sr.Verdict != c.want {
+			t.Errorf("%.0f/s, %.1f worker-s, p99 %v, end-to-end %v: verdict %+v, want %+v", c.tput, c.ws, c.p99, c.end, sr.Verdict, c.want)
 		}
 		res.Scenarios = append(res.Scenarios, sr)
 	}
@@ -180,7 +209,9 @@ func TestStationaryTarget(t *testing.T) {
 	if err := res.WriteMarkdown(&out); err != nil {
 		t.Fatal(err)
 	}
-	if want := "in 1 of 3 stationary scenarios."; !strings.Contains(out.String(), want) {
-		t.Errorf("the Markdown does not say %q:\n%s", want, out.String())
+	for _, want := range []string{"in 1 of 4 I/O scenarios", "p99 wait 101ms (at most 100ms: missed)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the Markdown does not say %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Results is what one run of a set of scenarios found: for every
-// scenario, its oracle and each controller's run. The scenario tests write
+// scenario, its reference and each controller's run. The scenario tests write
 // it as JSON (-results-json, -cpu-results-json), which the poolkit command
 // reads, and as the Markdown tables of results/ (-report, -cpu-report).
 type Results struct {
@@ -25,7 +25,7 @@ type Results struct {
 	Scenarios []ScenarioResult `json:"scenarios"`
 }
 
-// ScenarioResult is one scenario's oracle and controller runs.
+// ScenarioResult is one scenario's reference and controller runs.
 type ScenarioResult struct {
 	Name string `json:"name"`
 	// Plot is the file name of the scenario's SVG plot, in the folder the
@@ -38,21 +38,16 @@ type ScenarioResult struct {
 	// optimum.
 	StepsUp   int `json:"steps_up"`
 	StepsDown int `json:"steps_down"`
-	// Oracle is the best fixed size in hindsight (see Oracle).
-	Oracle Result `json:"oracle"`
+	// Reference is the fixed size a user would pick in hindsight (see
+	// Reference).
+	Reference Result `json:"reference"`
 	// Runs are the controllers' runs, poolkit's first.
 	Runs []Result `json:"runs"`
 	// BeatsAll says that poolkit's run beats every other controller's
 	// (see Beats).
 	BeatsAll bool `json:"beats_all"`
-	// Stationary says that the scenario's load and work do not change
-	// during the run (see Scenario.Stationary).
-	Stationary bool `json:"stationary"`
-	// MeetsTarget says, for a stationary scenario, that poolkit's run
-	// served at least 95% of the oracle's throughput at no more than 1.2
-	// times its worker-seconds (see MeetsTarget); false when the scenario
-	// is not stationary.
-	MeetsTarget bool `json:"meets_target"`
+	// Verdict is poolkit's run judged against the reference (see Judge).
+	Verdict Verdict `json:"verdict"`
 }
 
 // NewResults starts the results of a run of scenarios of the given kind
@@ -61,13 +56,13 @@ func NewResults(kind string) Results {
 	return Results{Kind: kind, GOMAXPROCS: runtime.GOMAXPROCS(0), Date: time.Now().UTC().Format(time.DateOnly)}
 }
 
-// Evaluate makes a scenario's results from the runs of its fixed sizes
-// (the oracle is chosen among them) and of the controllers, poolkit's
-// first.
-func Evaluate(s Scenario, fixed, runs []Result) ScenarioResult {
-	r := ScenarioResult{Name: s.Name, Plot: Slug(s.Name) + ".svg", SLO: s.SLO, Oracle: Oracle(s, fixed), Runs: runs,
-		Stationary: s.Stationary}
-	r.MeetsTarget = s.Stationary && len(runs) > 0 && MeetsTarget(runs[0], r.Oracle)
+// Evaluate makes a scenario's results from its reference run and the
+// controllers' runs, poolkit's first.
+func Evaluate(s Scenario, ref Result, runs []Result) ScenarioResult {
+	r := ScenarioResult{Name: s.Name, Plot: Slug(s.Name) + ".svg", SLO: s.SLO, Reference: ref, Runs: runs}
+	if len(runs) > 0 {
+		r.Verdict = Judge(runs[0], ref)
+	}
 	for _, ph := range s.phases() {
 		if ph.up {
 			r.StepsUp++
@@ -85,16 +80,9 @@ func Evaluate(s Scenario, fixed, runs []Result) ScenarioResult {
 // Wins counts the scenarios where poolkit's controller beats every other.
 func (r Results) Wins() int { return r.count(func(s ScenarioResult) bool { return s.BeatsAll }) }
 
-// StationaryScenarios counts the stationary scenarios.
-func (r Results) StationaryScenarios() int {
-	return r.count(func(s ScenarioResult) bool { return s.Stationary })
-}
-
-// TargetsMet counts the stationary scenarios where poolkit's run meets the
-// target (see MeetsTarget).
-func (r Results) TargetsMet() int {
-	return r.count(func(s ScenarioResult) bool { return s.Stationary && s.MeetsTarget })
-}
+// Met counts the scenarios where poolkit's run meets every criterion of
+// its verdict.
+func (r Results) Met() int { return r.count(func(s ScenarioResult) bool { return s.Verdict.Met() }) }
 
 func (r Results) count(match func(ScenarioResult) bool) int {
 	n := 0
@@ -130,23 +118,24 @@ func FormatSettle(d time.Duration, steps int) string {
 // FormatWait shows a queue wait to the microsecond.
 func FormatWait(d time.Duration) string { return d.Round(time.Microsecond).String() }
 
-// Table is a scenario's results as rows of text, the oracle first: what
+// Table is a scenario's results as rows of text, the reference first: what
 // every rendering of the results shows.
 type Table struct {
 	Header []string
 	Rows   [][]string
 }
 
-// Table lays the scenario's results out, with the ratios to the oracle.
+// Table lays the scenario's results out, with the ratios to the
+// reference.
 func (s ScenarioResult) Table() Table {
-	t := Table{Header: []string{"controller", "throughput", "vs oracle", "p50 wait", "p99 wait", "worker-s", "vs oracle",
-		"rejected", "flaps/min", "resizes", "final", "settle up", "settle down", "overshoot", "offset"}}
-	o := s.Oracle
+	t := Table{Header: []string{"controller", "throughput", "vs ref", "p50 wait", "p99 wait", "end-to-end p99", "worker-s", "vs ref",
+		"rejected", "resizes/min", "flaps/min", "final", "settle up", "settle down", "overshoot", "offset"}}
+	o := s.Reference
 	ratio := func(a, b float64) string { return fmt.Sprintf("%.2f", a/b) }
 	for i, r := range append([]Result{o}, s.Runs...) {
 		name := r.Controller
 		if i == 0 {
-			name = "oracle (" + name + ")"
+			name = "reference (" + name + ")"
 		}
 		overshoot, offset := "–", "–"
 		if s.StepsUp > 0 {
@@ -156,8 +145,8 @@ func (s ScenarioResult) Table() Table {
 			offset = fmt.Sprintf("%+.0f%%", 100**r.Offset)
 		}
 		t.Rows = append(t.Rows, []string{name, fmt.Sprintf("%.0f/s", r.Throughput), ratio(r.Throughput, o.Throughput),
-			FormatWait(r.WaitP50), FormatWait(r.WaitP99), fmt.Sprintf("%.1f", r.WorkerSeconds), ratio(r.WorkerSeconds, o.WorkerSeconds),
-			fmt.Sprint(r.Rejected), fmt.Sprintf("%.1f", r.Flaps), fmt.Sprint(r.Resizes), fmt.Sprint(r.Final),
+			FormatWait(r.WaitP50), FormatWait(r.WaitP99), FormatWait(r.EndWaitP99), fmt.Sprintf("%.1f", r.WorkerSeconds), ratio(r.WorkerSeconds, o.WorkerSeconds),
+			fmt.Sprint(r.Rejected), fmt.Sprintf("%.1f", r.ResizesPerMinute), fmt.Sprintf("%.1f", r.Flaps), fmt.Sprint(r.Final),
 			FormatSettle(r.SettleUp, s.StepsUp), FormatSettle(r.SettleDown, s.StepsDown), overshoot, offset})
 	}
 	return t
@@ -169,6 +158,30 @@ var markdownText string
 var markdown = template.Must(template.New("results").Parse(markdownText))
 
 // WriteMarkdown writes the results as the Markdown tables of results/: a
-// table per scenario, the oracle first, how often poolkit beat every
-// baseline, and how often it met the target of the stationary scenarios.
+// table per scenario, the reference first, with poolkit's verdict; how
+// often poolkit beat every baseline, and how often it met every criterion.
 func (r Results) WriteMarkdown(w io.Writer) error { return markdown.Execute(w, r) }
+
+// Judgement says, in a sentence, how poolkit's run compares with the
+// reference on each criterion of its verdict.
+func (s ScenarioResult) Judgement() string {
+	if len(s.Runs) == 0 {
+		return ""
+	}
+	pk, ref, v := s.Runs[0], s.Reference, s.Verdict
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "missed"
+	}
+	all := "meets"
+	if !v.Met() {
+		all = "misses"
+	}
+	return fmt.Sprintf("poolkit %s the reference (%s): throughput %.2f of it (at least 0.95: %s), worker-seconds %.2f (at most 1.2: %s), "+
+		"p99 wait %s (at most %s: %s), end-to-end p99 wait %s (at most %s: %s).",
+		all, ref.Controller, pk.Throughput/ref.Throughput, mark(v.Throughput), pk.WorkerSeconds/ref.WorkerSeconds, mark(v.WorkerSeconds),
+		FormatWait(pk.WaitP99), FormatWait(WaitLimit(ref.WaitP99)), mark(v.Wait),
+		FormatWait(pk.EndWaitP99), FormatWait(WaitLimit(ref.EndWaitP99)), mark(v.EndWait))
+}

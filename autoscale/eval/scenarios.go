@@ -74,7 +74,7 @@ func IOScenarios() []Scenario {
 				// Lognormal with median 20ms and σ = 1, capped at 1s.
 				d := time.Duration(float64(ioService) * math.Exp(rng.NormFloat64()))
 				return Work{Downstream: min(d, time.Second)}
-			}, Slots: 2 * ioSlots, Timeout: time.Second, SLO: 50 * time.Millisecond, Stationary: true},
+			}, Slots: 2 * ioSlots, Timeout: time.Second, SLO: 50 * time.Millisecond},
 		{Name: "S11 idle then cold start", Duration: 20 * time.Second, Rate: cold, Work: ioWork, Slots: ioSlots,
 			Timeout: 100 * time.Millisecond, Optimum: ioOptimum(cold), SLO: 20 * time.Millisecond,
 			Changes: []time.Duration{10 * time.Second}},
@@ -88,7 +88,7 @@ func IOScenarios() []Scenario {
 		// as demand grows past 24 for nothing.
 		{Name: "S13 hidden downstream limit", Duration: 30 * time.Second, Rate: constant(0.875 * 24 / ioService.Seconds()),
 			Work: ioWork, Slots: 24, Optimum: func(time.Duration) int { return 24 }, Changes: []time.Duration{0},
-			SLO: 50 * time.Millisecond, Stationary: true},
+			SLO: 50 * time.Millisecond},
 		// S14: the downstream slows down fourfold, 20ms to 80ms a call, for
 		// 20 s, with no errors and no timeouts: a degraded dependency. Its
 		// 32 slots then serve 400 calls/s of the 600/s offered, so a queue
@@ -111,8 +111,32 @@ func IOScenarios() []Scenario {
 			return Work{Downstream: time.Duration(float64(lightMedian) * math.Exp(0.3*rng.NormFloat64()))}
 		}, Slots: 2 * ioSlots, Initial: 8, Optimum: func(time.Duration) int {
 			return sizeFor(100, time.Duration(float64(lightMedian)*math.Exp(0.3*0.3/2)), 2*ioSlots)
-		}, Changes: []time.Duration{0}, SLO: 100 * time.Millisecond, Stationary: true},
+		}, Changes: []time.Duration{0}, SLO: 100 * time.Millisecond},
+		// S16: on/off bursts with a 30 s period: 15 s of 1120 tasks/s
+		// (22.4 workers busy), then 15 s of 30/s, three times, to a
+		// downstream with room to spare. A controller that gives back the
+		// workers in every lull meets every burst short, and the first
+		// quarter of a second of each burst queues; one that holds them
+		// all pays for the lulls.
+		{Name: "S16 on/off bursts", Duration: 90 * time.Second, Rate: onOff, Work: ioWork, Slots: 2 * ioSlots,
+			SLO: 50 * time.Millisecond, Optimum: ioOptimum(onOff),
+			Changes: []time.Duration{0, 15 * time.Second, 30 * time.Second, 45 * time.Second, 60 * time.Second, 75 * time.Second}},
+		// S17: S13's hidden limit of 24 under a lighter load, 0.7 of its
+		// 1200/s (16.8 busy): the best size is below the limit, and a
+		// controller that tests the limit from below, or parks at it,
+		// queues for nothing.
+		{Name: "S17 hidden limit under a lighter load", Duration: 30 * time.Second, Rate: constant(0.7 * 24 / ioService.Seconds()),
+			Work: ioWork, Slots: 24, SLO: 50 * time.Millisecond},
 	}
+}
+
+// onOff is S16's load: 15 s at 0.7 of the downstream's capacity, 15 s at
+// 30/s, repeated.
+func onOff(t time.Duration) float64 {
+	if t%(30*time.Second) < 15*time.Second {
+		return 0.7 * ioCap
+	}
+	return 30
 }
 
 // lightMedian is S15's median call.
@@ -136,9 +160,9 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 	}
 	out := []Scenario{
 		{Name: "S5 CPU-bound saturation", Duration: 8 * time.Second, Rate: func(time.Duration) float64 { return 1.5 * cpuCap },
-			Work: cpuWork, SLO: 50 * time.Millisecond, RealTime: true, Stationary: true, Grid: []int{1, 2, 3, 4, 8}},
+			Work: cpuWork, SLO: 50 * time.Millisecond, RealTime: true, MaxFixed: 8},
 		{Name: "S6 CPU step", Duration: 16 * time.Second, Rate: cpuStep, Work: cpuWork, SLO: 20 * time.Millisecond,
-			RealTime: true, Grid: []int{1, 2, 3, 4, 8}},
+			RealTime: true, MaxFixed: 8},
 		{Name: "S7 regime switch I/O-CPU-I/O", Duration: 24 * time.Second,
 			Rate: func(t time.Duration) float64 {
 				if t >= 8*time.Second && t < 16*time.Second {
@@ -147,12 +171,11 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 				return 0.6 * ioCap
 			},
 			Work: regime, Slots: ioSlots, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, RealTime: true,
-			Grid: []int{2, 4, 8, 16, 24, 32, 48}},
+			MaxFixed: 48},
 		{Name: "S8 mixed CPU and I/O", Duration: 12 * time.Second, Rate: func(time.Duration) float64 { return 0.5 * cpuCap },
 			Work: func(time.Duration, *rand.Rand) Work {
 				return Work{CPU: 300 * time.Microsecond, Downstream: 5 * time.Millisecond}
-			}, Slots: 64, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, RealTime: true,
-			Stationary: true, Grid: []int{4, 8, 16, 24, 32, 48}},
+			}, Slots: 64, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, RealTime: true, MaxFixed: 48},
 	}
 	// S12: the work waits on a downstream with room to spare (800/s of
 	// 20ms calls, 16 busy on average on an idle machine; 64 slots, no
@@ -166,12 +189,19 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 	// worker depends on the machine's scheduler, so the scenario does not
 	// claim an optimum.
 	out = append(out, Scenario{Name: "S12 I/O in a busy process", Duration: 20 * time.Second, Rate: constant(800),
-		Work: ioWork, Slots: 2 * ioSlots, SLO: 50 * time.Millisecond, Hogs: procs, RealTime: true, Stationary: true,
-		Grid: []int{4, 8, 12, 16, 24, 32, 48, 64}})
+		Work: ioWork, Slots: 2 * ioSlots, SLO: 50 * time.Millisecond, Hogs: procs, RealTime: true,
+		MaxFixed: 64})
+	// S18: CPU-bound work offered at 1.2 times what the CPUs serve, for 30
+	// s, into a queue of 512 that sheds the rest: a saturated service. No
+	// size serves more than the CPUs do; every worker past them only
+	// shares the CPUs and lengthens each task. A controller should find
+	// that and stay there, not flap.
+	out = append(out, Scenario{Name: "S18 CPU-bound overload", Duration: 30 * time.Second, Rate: constant(1.2 * cpuCap),
+		Work: cpuWork, Queue: 512, SLO: 100 * time.Millisecond, RealTime: true, MaxFixed: 8})
 	if set != nil && procs > 1 {
 		out = append(out, Scenario{Name: "S10 GOMAXPROCS halved mid-run", Duration: 15 * time.Second,
 			Rate: func(time.Duration) float64 { return 0.4 * cpuCap }, Work: cpuWork, SLO: 20 * time.Millisecond,
-			RealTime: true, Grid: []int{1, 2, 3, 4}, Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
+			RealTime: true, MaxFixed: 4, Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
 				N: []int{procs / 2, procs}, Set: set}})
 	}
 	return out

@@ -55,7 +55,7 @@ func TestSettleAfterOneTick(t *testing.T) {
 	if r.SettleDown != 0 {
 		t.Errorf("settle down %v in a scenario with no step down", r.SettleDown)
 	}
-	sr := Evaluate(cold, []Result{r}, []Result{r})
+	sr := Evaluate(cold, r, []Result{r})
 	if sr.StepsUp != 1 || sr.StepsDown != 0 {
 		t.Errorf("steps up %d, down %d; want 1, 0", sr.StepsUp, sr.StepsDown)
 	}

@@ -138,7 +138,7 @@ func runAutoscale(c config, root string, prog progress, stdout io.Writer) (*auto
 	}
 	o := &autoscaleOutcome{}
 	o.view.Passed = passed
-	o.view.Note = "I/O scenarios in fake time (testing/synctest), each through a grid of fixed sizes (the best is the oracle) " +
+	o.view.Note = "I/O scenarios in fake time (testing/synctest), each through the fixed sizes a bisection tries (the cheapest that serves the top goodput band within a p99 wait of 100ms is the reference) " +
 		"and four controllers: poolkit's, a port of Netflix's AIMD limiter, the Kubernetes HPA rule and Akka's resizer"
 	if c.full {
 		o.view.Note += "; CPU-bound scenarios in real time"

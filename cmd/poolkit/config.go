@@ -24,7 +24,7 @@ var commandDocs = []struct{ name, about string }{
 	{"bench", "comparative benchmarks: medians and ratios to poolkit, raw results for benchstat"},
 	{"actors", "actor benchmarks: poolkit's actorpool against protoactor-go and GoAkt"},
 	{"spec", "the conformance matrix: every SPEC.md clause against every pool"},
-	{"autoscale", "the autoscaler scenarios against a fixed-size oracle and three baselines"},
+	{"autoscale", "the autoscaler scenarios against the best fixed size in hindsight and three baselines"},
 	{"compare", "regression guard: poolkit's hot paths (bench/hotpath) at -base against the working tree"},
 	{"help", "this text; help COMMAND: that command's text and flags"},
 }

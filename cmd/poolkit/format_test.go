@@ -90,14 +90,14 @@ func TestMetricUnits(t *testing.T) {
 func TestOneDurationFormat(t *testing.T) {
 	offset := 0.04
 	s := eval.ScenarioResult{Name: "S", StepsUp: 1,
-		Oracle: eval.Result{Controller: "fixed-4", Throughput: 1000, WorkerSeconds: 40, WaitP50: 108610 * time.Microsecond,
-			WaitP99: 3239297 * time.Microsecond, SettleUp: 1234 * time.Millisecond},
+		Reference: eval.Result{Controller: "fixed-4", Throughput: 1000, WorkerSeconds: 40, WaitP50: 108610 * time.Microsecond,
+			WaitP99: 3239297 * time.Microsecond, EndWaitP99: 3239297 * time.Microsecond, SettleUp: 1234 * time.Millisecond},
 		Runs: []eval.Result{{Controller: "poolkit", Throughput: 990, WorkerSeconds: 30, WaitP50: 2 * time.Millisecond,
-			WaitP99: 45 * time.Millisecond, SettleUp: eval.Never, Overshoot: 0.25, Offset: &offset, Final: 4}}}
+			WaitP99: 45 * time.Millisecond, EndWaitP99: 50 * time.Millisecond, ResizesPerMinute: 6, SettleUp: eval.Never, Overshoot: 0.25, Offset: &offset, Final: 4}}}
 	tb := scenarioTable(s)
 	want := [][]string{
-		{"oracle (fixed-4)", "1.00k/s", "1.00x", "109ms", "3.24s", "40", "1.00x", "0", "0", "0", "0", "1.23s", "–", "+0%", "–"},
-		{"poolkit", "990/s", "0.99x", "2.00ms", "45.0ms", "30", "0.75x", "0", "0", "0", "4", "never", "–", "+25%", "+4%"},
+		{"reference (fixed-4)", "1.00k/s", "1.00x", "109ms", "3.24s", "3.24s", "40", "1.00x", "0", "0", "0", "0", "1.23s", "–", "+0%", "–"},
+		{"poolkit", "990/s", "0.99x", "2.00ms", "45.0ms", "50.0ms", "30", "0.75x", "0", "6", "0", "4", "never", "–", "+25%", "+4%"},
 	}
 	for i, row := range want {
 		if strings.Join(tb.Rows[i], "|") != strings.Join(row, "|") {

@@ -230,7 +230,7 @@ func TestReportLinks(t *testing.T) {
 	writeFile(t, o.spec.view.JSON, "{}")
 	plots := filepath.Join(out, "autoscale")
 	ev := eval.Results{Kind: "io", Scenarios: []eval.ScenarioResult{{Name: "S1 x", Plot: "s1-x.svg",
-		Oracle: eval.Result{Controller: "fixed-4", Throughput: 1, WorkerSeconds: 1}, Runs: []eval.Result{{Controller: "poolkit", Throughput: 1, WorkerSeconds: 1}}}}}
+		Reference: eval.Result{Controller: "fixed-4", Throughput: 1, WorkerSeconds: 1}, Runs: []eval.Result{{Controller: "poolkit", Throughput: 1, WorkerSeconds: 1}}}}}
 	writeFile(t, filepath.Join(plots, "s1-x.svg"), `<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
 	js := filepath.Join(out, "autoscale-io.json")
 	writeFile(t, js, "{}")
@@ -424,7 +424,7 @@ func TestReportSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"before\n" + readmeBegin, readmeEnd + "\nafter", "| poolkit | 1.00x | 1.00x |",
-		"report/bench-tinytasks.svg", "| Ask | p99 (lower is better) |", "failing clauses: poolkit 0", "poolkit beats every baseline",
+		"report/bench-tinytasks.svg", "| Ask | p99 (lower is better) |", "failing clauses: poolkit 0", "poolkit meets the reference", "beats every baseline",
 		"report/matrix.json", "report/autoscale-io.json"} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("README lacks %q:\n%s", want, got)

@@ -400,34 +400,36 @@ type autoscaleView struct {
 type scenarioGroup struct {
 	Label, Time string
 	Scenarios   []scenarioView
-	Wins        int
+	Wins, Met   int
 	// JSON is the results as the tests wrote them.
 	JSON string
 }
 
-// scenarioView is one scenario's table and plot.
+// scenarioView is one scenario's judgement, table and plot.
 type scenarioView struct {
-	Name  string
-	Table table
-	Plot  string // "" when none was drawn
+	Name      string
+	Judgement string
+	Table     table
+	Plot      string // "" when none was drawn
 }
 
-// Verdict says how often poolkit beat every baseline.
+// Verdict says how often poolkit met the reference and beat every
+// baseline.
 func (g scenarioGroup) Verdict() string {
-	return fmt.Sprintf("poolkit beats every baseline on worker-seconds at equal p99 wait in %d of %d %s scenarios.",
-		g.Wins, len(g.Scenarios), g.Label)
+	return fmt.Sprintf("poolkit meets the reference (throughput, worker-seconds, p99 wait, end-to-end p99 wait) in %d of %d %s scenarios, "+
+		"and beats every baseline on worker-seconds at equal p99 wait in %d.", g.Met, len(g.Scenarios), g.Label, g.Wins)
 }
 
 // newScenarioGroup lays out one results file; plots is the folder of the
 // plots.
 func newScenarioGroup(r eval.Results, json, plots string, exists func(string) bool) scenarioGroup {
-	g := scenarioGroup{Label: r.Label(), Wins: r.Wins(), JSON: json}
+	g := scenarioGroup{Label: r.Label(), Wins: r.Wins(), Met: r.Met(), JSON: json}
 	g.Time = "fake time (testing/synctest)"
 	if r.Kind != "io" {
 		g.Time = fmt.Sprintf("real time, GOMAXPROCS=%d, %s", r.GOMAXPROCS, r.Date)
 	}
 	for _, s := range r.Scenarios {
-		sv := scenarioView{Name: s.Name, Table: scenarioTable(s)}
+		sv := scenarioView{Name: s.Name, Judgement: s.Judgement(), Table: scenarioTable(s)}
 		if p := filepath.Join(plots, s.Plot); exists(p) {
 			sv.Plot = p
 		}
@@ -436,13 +438,13 @@ func newScenarioGroup(r eval.Results, json, plots string, exists func(string) bo
 	return g
 }
 
-// scenarioTable lays a scenario's results out, the oracle first, with the
-// columns of the results' own tables (whose README explains them) and the
-// report's number formats.
+// scenarioTable lays a scenario's results out, the reference first, with
+// the columns of the results' own tables (whose README explains them) and
+// the report's number formats.
 func scenarioTable(s eval.ScenarioResult) table {
-	t := table{Header: []string{"controller", "throughput", "vs oracle", "p50 wait", "p99 wait", "worker-s", "vs oracle",
-		"rejected", "flaps/min", "resizes", "final", "settle up", "settle down", "overshoot", "offset"}}
-	o := s.Oracle
+	t := table{Header: []string{"controller", "throughput", "vs ref", "p50 wait", "p99 wait", "end-to-end p99", "worker-s", "vs ref",
+		"rejected", "resizes/min", "flaps/min", "final", "settle up", "settle down", "overshoot", "offset"}}
+	o := s.Reference
 	settle := func(d time.Duration, steps int) string {
 		switch {
 		case steps == 0:
@@ -455,7 +457,7 @@ func scenarioTable(s eval.ScenarioResult) table {
 	for i, r := range append([]eval.Result{o}, s.Runs...) {
 		name := r.Controller
 		if i == 0 {
-			name = "oracle (" + name + ")"
+			name = "reference (" + name + ")"
 		}
 		overshoot, offset := "–", "–"
 		if s.StepsUp > 0 {
@@ -465,8 +467,8 @@ func scenarioTable(s eval.ScenarioResult) table {
 			offset = formatChange(*r.Offset)
 		}
 		t.Rows = append(t.Rows, []string{name, formatRate(r.Throughput), formatRatio(r.Throughput / o.Throughput),
-			formatTime(r.WaitP50), formatTime(r.WaitP99), formatCount(r.WorkerSeconds), formatRatio(r.WorkerSeconds / o.WorkerSeconds),
-			formatCount(float64(r.Rejected)), formatCount(r.Flaps), formatCount(float64(r.Resizes)), formatCount(float64(r.Final)),
+			formatTime(r.WaitP50), formatTime(r.WaitP99), formatTime(r.EndWaitP99), formatCount(r.WorkerSeconds), formatRatio(r.WorkerSeconds / o.WorkerSeconds),
+			formatCount(float64(r.Rejected)), formatCount(r.ResizesPerMinute), formatCount(r.Flaps), formatCount(float64(r.Final)),
 			settle(r.SettleUp, s.StepsUp), settle(r.SettleDown, s.StepsDown), overshoot, offset})
 	}
 	return t

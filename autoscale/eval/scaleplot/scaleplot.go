@@ -18,7 +18,7 @@ import (
 	"github.com/poolkit/poolkit/autoscale/eval"
 )
 
-// WriteSVG draws the runs of one scenario (the oracle's fixed size first,
+// WriteSVG draws the runs of one scenario (the reference's fixed size first,
 // then the controllers) and writes the SVG to w. The legend is drawn
 // below the panels, outside every data area, so that no line is hidden.
 func WriteSVG(w io.Writer, s eval.Scenario, runs []eval.Result) error {
@@ -50,7 +50,7 @@ func WriteSVG(w io.Writer, s eval.Scenario, runs []eval.Result) error {
 		}
 		name := r.Controller
 		if i == 0 {
-			name = "oracle (" + name + ")"
+			name = "reference (" + name + ")"
 		}
 		entries = append(entries, entry{name, l})
 	}

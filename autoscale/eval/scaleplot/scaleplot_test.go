@@ -74,7 +74,7 @@ func TestLegendBelowThePanels(t *testing.T) {
 	if !ok || len(axis) != 1 {
 		t.Fatalf("the time axis label is drawn %d times", len(axis))
 	}
-	for _, want := range append([]string{"offered load", "oracle (fixed-32)"}, names[1:]...) {
+	for _, want := range append([]string{"offered load", "reference (fixed-32)"}, names[1:]...) {
 		ys := texts[want]
 		if len(ys) != 1 {
 			t.Errorf("legend entry %q is drawn %d times, want once", want, len(ys))
