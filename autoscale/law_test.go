@@ -386,6 +386,13 @@ func TestErlang(t *testing.T) {
 	if got := erlang(16.8, 4); got != 18 {
 		t.Errorf("erlang(16.8, 4) = %d, want 18", got)
 	}
+	// A load beyond any size the law sets (an absurd window) ends the
+	// search at once rather than counting to it.
+	for _, r := range []float64{math.Inf(1), math.NaN(), 1e12} {
+		if got := erlang(r, 4); got != maxErlang {
+			t.Errorf("erlang(%v, 4) = %d, want %d", r, got, maxErlang)
+		}
+	}
 }
 
 // steadyAt is an observation of a pool of n serving λ tasks a second of

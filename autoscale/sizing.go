@@ -155,6 +155,9 @@ func (l *law) variability(o Observation) {
 // pessimistic case of the common ones, and a pool's queue is FIFO, as the
 // formula assumes.
 func erlang(r, k float64) int {
+	if !(r < maxErlang) { // and NaN: one window's figures may be absurd
+		return maxErlang
+	}
 	// Erlang's B formula by its recursion, B(0) = 1, B(n) = r·B(n−1) /
 	// (n + r·B(n−1)); then C = B / (1 − (r/n)(1 − B)) for n > r.
 	b := 1.0
