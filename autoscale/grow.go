@@ -110,7 +110,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 // Growth for a backlog outside the pool (WithBacklog) is always a probe:
 // the pool has no queue whose wait would show what the added workers did.
 func (l *law) cautious(o Observation) bool {
-	return o.Saturated() || o.Backlog > o.Size/4 || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
+	return o.Saturated() || o.Backlog > o.Size/4 || l.serviceRose(o)
 }
 
 // below is the size a knee at o's size is tested from below at: an eighth
@@ -153,7 +153,14 @@ func (l *law) needs(o Observation, to int) bool {
 // the pool (WithBacklog), where no queue wait shows what added workers did.
 // There, growth is cautious; elsewhere Little's law is taken at its word.
 func (l *law) suspect(o Observation) bool {
-	return l.kneeSeen || o.Backlog > o.Size/4 || o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
+	return l.kneeSeen || o.Backlog > o.Size/4 || l.serviceRose(o)
+}
+
+// serviceRose reports a mean service time a quarter or more above the
+// least of the recent windows: past a knee, added workers queue inside
+// the tasks and lengthen them.
+func (l *law) serviceRose(o Observation) bool {
+	return o.Service > 0 && float64(o.Service) >= 1.25*float64(min(o.Service, l.least()))
 }
 
 // waiting describes the work waiting, for a reason: the queue, and the

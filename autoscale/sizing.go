@@ -30,14 +30,24 @@ func (l *law) objective(o Observation) time.Duration {
 	if l.cfg.targetWait > 0 {
 		return l.cfg.targetWait
 	}
-	s := min(o.Service, l.least())
-	if o.Service <= 0 {
-		s = l.least()
+	s := l.usual(o)
+	if s == 0 {
+		return 0
+	}
+	return max(minObjective, waitMultiple*s)
+}
+
+// usual is the tasks' service time before a knee lengthened it: the least
+// of o's and the recent windows' means; 0 while none is known.
+func (l *law) usual(o Observation) time.Duration {
+	s := l.least()
+	if o.Service > 0 {
+		s = min(s, o.Service)
 	}
 	if s <= 0 || s == time.Duration(math.MaxInt64) {
 		return 0
 	}
-	return max(minObjective, waitMultiple*s)
+	return s
 }
 
 // late reports a window whose p99 queue wait broke the objective, with
@@ -115,11 +125,8 @@ func (l *law) staff(o Observation, r float64) int {
 	if r > staffFrom {
 		n = r + math.Sqrt(staffFrom)*(1/u-1)*math.Sqrt(r)
 	}
-	s, t := min(o.Service, l.least()), l.objective(o)
-	if o.Service <= 0 {
-		s = l.least()
-	}
-	if t <= 0 || s <= 0 || s == time.Duration(math.MaxInt64) {
+	s, t := l.usual(o), l.objective(o)
+	if t <= 0 || s == 0 {
 		return int(math.Ceil(n))
 	}
 	// Erlang's formula is for exponential service times; for others the
