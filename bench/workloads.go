@@ -40,6 +40,9 @@ func Workloads() []Workload {
 		sleeping1M(),
 		resizeGrow(),
 		resizeShrink(),
+		keyedUniform(),
+		keyedZipf(),
+		keyedSlowKey(),
 	}
 }
 

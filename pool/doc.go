@@ -38,6 +38,14 @@
 // Every accepted task therefore runs exactly once, or is handed back by
 // ShutdownNow; none is silently dropped. A closed pool stays closed.
 //
+// # Keyed tasks
+//
+// A Keyed runs tasks by key on a pool: the tasks of one key run one at a
+// time, in submission order, and different keys run in parallel, in
+// turns of at most a budget of tasks each, so that no key waits behind
+// another key's backlog or slow task. A key that has run its tasks costs
+// nothing. See Keyed.
+//
 // # Calls from inside a task
 //
 // A task may call back into its own pool. A Submit that finds no room, a

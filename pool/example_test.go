@@ -186,3 +186,69 @@ func ExamplePool_WaitRoom() {
 	fmt.Println(sum.Load())
 	// Output: 55
 }
+
+func ExampleNewKeyed() {
+	p, err := pool.New(4)
+	if err != nil {
+		panic(err)
+	}
+	// Each account's operations run one at a time, in order; different
+	// accounts run in parallel, up to the pool's 4.
+	accounts, err := pool.NewKeyed[string](p, pool.WithBudget(8))
+	if err != nil {
+		panic(err)
+	}
+	balance := map[string]int{"alice": 100, "bob": 100}
+	var mu sync.Mutex // the map is shared; each account's entry is touched by its key's tasks only
+	apply := func(account string, delta int) func() {
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if balance[account]+delta < 0 {
+				fmt.Println(account, "refused", delta)
+				return
+			}
+			balance[account] += delta
+		}
+	}
+	ctx := context.Background()
+	for _, op := range []struct {
+		account string
+		delta   int
+	}{{"alice", -80}, {"bob", 50}, {"alice", -30}, {"alice", 40}, {"bob", -150}} {
+		if err := accounts.Submit(ctx, op.account, apply(op.account, op.delta)); err != nil {
+			panic(err)
+		}
+	}
+	if err := p.Shutdown(ctx); err != nil {
+		panic(err)
+	}
+	fmt.Println(balance["alice"], balance["bob"])
+	// Output:
+	// alice refused -30
+	// 60 0
+}
+
+func ExampleKeyed_Submit() {
+	p, err := pool.New(1, pool.WithQueueSize(0))
+	if err != nil {
+		panic(err)
+	}
+	defer p.Close()
+	kd, err := pool.NewKeyed[int](p, pool.WithQueueSize(1)) // one task of a key may wait
+	if err != nil {
+		panic(err)
+	}
+	hold, started := make(chan struct{}), make(chan struct{})
+	defer close(hold)
+	ctx := context.Background()
+	fmt.Println(kd.Submit(ctx, 7, func() { close(started); <-hold })) // runs
+	<-started
+	fmt.Println(kd.Submit(ctx, 7, func() {})) // waits in key 7's queue
+	err = kd.Submit(ctx, 7, func() {})        // key 7 is full
+	fmt.Println(errors.Is(err, pool.ErrKeyFull), errors.Is(err, pool.ErrOverload))
+	// Output:
+	// <nil>
+	// <nil>
+	// true true
+}

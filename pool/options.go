@@ -14,8 +14,14 @@ import (
 // ErrInvalidOption.
 type Option func(*config) error
 
-// config is what the options build: the engine's configuration.
-type config struct{ engine.Config }
+// config is what the options build: the engine's configuration, and a
+// Keyed's budget (its queue size is QueueSize, its lack of bound
+// Unbounded).
+type config struct {
+	engine.Config
+	budget   int    // WithBudget's, for NewKeyed; 0: not given
+	poolOnly string // the last option given that configures a pool only, for NewKeyed's error
+}
 
 // The defaults, written in the options that change them, and the bound
 // of WithQueueSize.
@@ -26,7 +32,7 @@ const (
 )
 
 func buildConfig(opts []Option) (config, error) {
-	c := config{engine.Config{
+	c := config{Config: engine.Config{
 		QueueSize: defaultQueueSize,
 		Expiry:    defaultIdleTimeout,
 		Logf:      slog.Default().Error,
@@ -86,6 +92,7 @@ func WithMaxWaiting(n int) Option {
 			return invalid("max waiting %d is negative", n)
 		}
 		c.Nonblocking, c.MaxBlocking = n == 0, n
+		c.poolOnly = "WithMaxWaiting"
 		return nil
 	}
 }
@@ -100,6 +107,7 @@ func WithIdleTimeout(d time.Duration) Option {
 			return invalid("idle timeout %v is negative", d)
 		}
 		c.DisablePurge = d == 0
+		c.poolOnly = "WithIdleTimeout"
 		if d > 0 {
 			c.Expiry = d
 		}
@@ -117,6 +125,7 @@ func WithMinWorkers(n int) Option {
 			return invalid("min workers %d is negative", n)
 		}
 		c.MinWorkers = n
+		c.poolOnly = "WithMinWorkers"
 		return nil
 	}
 }
@@ -128,7 +137,7 @@ func WithMinWorkers(n int) Option {
 // has its panic recovered and logged; one that calls runtime.Goexit ends
 // its worker's goroutine, which is replaced, as for a task that does.
 func WithPanicHandler(h func(any)) Option {
-	return func(c *config) error { c.PanicHandler = h; return nil }
+	return func(c *config) error { c.PanicHandler, c.poolOnly = h, "WithPanicHandler"; return nil }
 }
 
 // WithTimings makes the pool time its tasks: how long each waits to start
@@ -137,7 +146,7 @@ func WithPanicHandler(h func(any)) Option {
 // word another goroutine writes; without it, one load of a flag when a
 // task is submitted and one when it starts.
 func WithTimings() Option {
-	return func(c *config) error { c.Timings = true; return nil }
+	return func(c *config) error { c.Timings, c.poolOnly = true, "WithTimings"; return nil }
 }
 
 // WithLogger sets the logger for the pool's own reports (a panic with no
@@ -151,7 +160,7 @@ func WithLogger(l *slog.Logger) Option {
 		if l == nil {
 			return invalid("nil logger")
 		}
-		c.Logf = l.Error
+		c.Logf, c.poolOnly = l.Error, "WithLogger"
 		return nil
 	}
 }

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
@@ -19,7 +20,8 @@ import (
 // next task. A task that calls runtime.Goexit ends its worker goroutine,
 // and a new one takes its place. Either way the pool keeps its capacity.
 type Pool struct {
-	e engine.Engine[func()]
+	e     engine.Engine[func()]
+	keyed keyedLayers
 }
 
 func callTask(f func()) { f() }
@@ -44,6 +46,9 @@ func prepare(size int, opts []Option) (engine.Config, error) {
 	c, err := buildConfig(opts)
 	if err == nil && c.MinWorkers > size {
 		err = invalid("min workers %d is above the size %d", c.MinWorkers, size)
+	}
+	if err == nil && c.budget != 0 {
+		err = invalid("WithBudget configures a Keyed (NewKeyed), not a pool")
 	}
 	return c.Config, err
 }
@@ -108,7 +113,15 @@ func (p *Pool) Cap() int { return p.e.Cap() }
 
 // Stats returns a snapshot of the pool's gauges, counters and, with
 // WithTimings, its timings.
-func (p *Pool) Stats() Stats { return stats(&p.e) }
+func (p *Pool) Stats() Stats {
+	s := stats(&p.e)
+	for _, kd := range p.keyed.all() {
+		keys, waiting := kd.gauges()
+		s.Keys += keys
+		s.KeyedWaiting += waiting
+	}
+	return s
+}
 
 // WaitRoom waits until a task submitted now would start at once, no task
 // waiting before it, and returns how many could: Cap less the slots held
@@ -165,7 +178,22 @@ func shutdown[E any](e *engine.Engine[E], ctx context.Context) error {
 // pool: every accepted task has either started or been returned. It may
 // follow Close, to abandon the remaining queue, and precede Shutdown, to
 // wait for the running tasks.
+//
+// The tasks of a Keyed on the pool come back one function per key, after
+// the plain tasks: calling it runs the key's waiting tasks in their order,
+// once the key's running task, if any, has returned. If one of them
+// panics, the panic reaches the caller, and calling the function again
+// runs the rest.
 func (p *Pool) ShutdownNow() []func() {
 	_, units := p.e.CloseNow()
+	if ls := p.keyed.all(); len(ls) > 0 {
+		back := make(map[unsafe.Pointer]bool, len(units))
+		for _, u := range units {
+			back[funcID(u)] = true
+		}
+		for _, kd := range ls {
+			units = append(units, kd.handBack(back)...)
+		}
+	}
 	return units
 }

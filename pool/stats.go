@@ -23,6 +23,15 @@ type Stats struct {
 	// Waiting is the number of accepted tasks that have not started, plus
 	// callers waiting in Submit for room.
 	Waiting int
+	// Keys is the number of keys of the pool's Keyed that have tasks
+	// waiting or running. Each of them counts as one task of the pool
+	// (its turn) in Running, Waiting and the counters below.
+	Keys int
+	// KeyedWaiting is the number of keyed tasks accepted that have not
+	// started: the tasks in the keys' queues, which Waiting does not
+	// count (a key's queue is served one task at a time, whatever the
+	// pool's capacity).
+	KeyedWaiting int
 	// Closed reports whether Close, Shutdown or ShutdownNow was called.
 	Closed bool
 	// Timed reports whether the pool records Wait and Service

@@ -30,6 +30,8 @@ var goldenMetrics = []string{
 	"poolkit_pool_capacity",
 	"poolkit_pool_running_tasks",
 	"poolkit_pool_waiting_tasks",
+	"poolkit_pool_keys",
+	"poolkit_pool_keyed_waiting_tasks",
 	"poolkit_pool_submitted_tasks_total",
 	"poolkit_pool_completed_tasks_total",
 	"poolkit_pool_rejected_tasks_total",
@@ -66,6 +68,7 @@ var goldenMetrics = []string{
 func TestGolden(t *testing.T) {
 	c := promcollector.New()
 	goldenPool(t, c)
+	goldenKeyed(t, c)
 	goldenActors(t, c)
 
 	if *update {
@@ -162,6 +165,37 @@ func goldenPool(t *testing.T, c *promcollector.Collector) {
 	}
 	if err := p.Submit(context.Background(), func() {}); !errors.Is(err, pool.ErrClosed) {
 		t.Fatalf("submit to a released pool: %v, want %v", err, pool.ErrClosed)
+	}
+}
+
+// goldenKeyed leaves a pool "keyed" of 1 worker running the first task
+// of key "a", whose two other tasks wait in its queue, with key "b"
+// waiting for the worker: 2 keys, 3 keyed tasks waiting, 1 task (b's
+// turn) in the pool's queue. The test's end releases it.
+func goldenKeyed(t *testing.T, c *promcollector.Collector) {
+	t.Helper()
+	p := newPool(t, 1)
+	kd, err := pool.NewKeyed[string](p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	t.Cleanup(func() { close(gate) })
+	started := make(chan struct{})
+	for i, k := range []string{"a", "a", "a", "b"} {
+		f := func() {}
+		if i == 0 {
+			f = func() { close(started); <-gate }
+		}
+		if err := kd.Submit(context.Background(), k, f); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			<-started
+		}
+	}
+	if err := c.WatchPool("keyed", p); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -277,6 +277,7 @@ type Engine[E any] struct {
 		live          int         // worker goroutines alive
 		started       uint64      // worker goroutines ever started, Goexit replacements not counted
 		closed        bool        // a close was called (and no Reopen since)
+		abandoned     bool        // that close, or a later one, was CloseNow: the queue was handed back (continue.go)
 		done          chan struct{}
 		doneSent      bool                                     // done is closed
 		rebootPending bool                                     // reopen when the life ends (C4)

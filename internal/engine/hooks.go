@@ -37,6 +37,14 @@ const (
 	hkSpinLast                        // a spinner found nothing in its last round; it still counts as spinning
 	hkWaiterTake                      // a slot holder with nothing to run is about to hand its slot to a blocked submitter (W5)
 	hkGiveBack                        // a worker is about to take mu to park: to give its slot back (it found nothing to run), or having given it to a shrink
+	hkContinue                        // a running unit is about to hand over its continuation
+
+	// The steps of the front-ends' protocols on the engine, run through
+	// the same explorer (At).
+	KeyAdmit // a keyed submitter claimed an idle key and is about to submit its turn
+	KeyTurn  // a key's turn has started on a worker and is about to take its key's lock
+	KeyIdle  // a key's turn found its queue empty and dropped the key
+	KeyYield // a key's turn spent its budget with tasks left
 	numHookPoints
 )
 
@@ -46,8 +54,23 @@ var hookNames = [numHookPoints]string{
 	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
-	"waiter-take", "give-back",
+	"waiter-take", "give-back", "continue",
+	"key-admit", "key-turn", "key-idle", "key-yield",
 }
+
+// At is step p of a front-end's protocol: under the poolkit_hooks build
+// tag it runs through the installed interleaving explorer, as the engine's
+// own steps do; in a normal build it is empty.
+func At(p hookPoint) { hook(p) }
+
+// HooksOn says whether the interleaving hooks and the invariant checks are
+// compiled in; a front-end checks its own invariants under "if
+// engine.HooksOn", so that a normal build does not evaluate them.
+const HooksOn = hooksOn
+
+// Invariant panics, naming the broken rule, when ok is false, as the
+// engine's own checks do (hooks_on.go); call it only under HooksOn.
+func Invariant(ok bool, format string, args ...any) { invariant(ok, format, args...) }
 
 func (p hookPoint) String() string {
 	if p < numHookPoints {

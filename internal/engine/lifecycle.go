@@ -152,6 +152,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 	}
 	var out []E
 	if mode == handBack {
+		e.mu.abandoned = true
 		hook(hkCloseDrain)
 		// Oldest first: units put back, the queue, then overflow entries;
 		// the caller gets the bare values, their stamps dropped.
@@ -208,6 +209,7 @@ func (e *Engine[E]) maybeDoneLocked() {
 // ended life.
 func (e *Engine[E]) reopenLocked() {
 	e.mu.closed = false
+	e.mu.abandoned = false
 	e.mu.doneSent = false
 	e.mu.rebootPending = false
 	e.mu.done = make(chan struct{})

@@ -12,6 +12,7 @@ import (
 // must keep the same fields in the same order).
 type Stats struct {
 	Cap, Workers, Idle, Running, Waiting int
+	Keys, KeyedWaiting                   int // package pool's Keyed fills them
 	Closed, Timed                        bool
 
 	Submitted, Completed                                        uint64

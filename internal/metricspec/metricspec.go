@@ -98,6 +98,8 @@ var (
 	PoolIdle      = gauge("poolkit_pool_idle_workers", "poolkit.pool.idle_workers", "{worker}", "Parked workers.")
 	PoolRunning   = gauge("poolkit_pool_running_tasks", "poolkit.pool.running_tasks", "{task}", "Tasks executing now.")
 	PoolWaiting   = gauge("poolkit_pool_waiting_tasks", "poolkit.pool.waiting_tasks", "{task}", "Accepted tasks not started, plus callers blocked in Submit.")
+	PoolKeys      = gauge("poolkit_pool_keys", "poolkit.pool.keys", "{key}", "Keys of the pool's Keyed with tasks waiting or running.")
+	PoolKeyed     = gauge("poolkit_pool_keyed_waiting_tasks", "poolkit.pool.keyed_waiting_tasks", "{task}", "Keyed tasks accepted and not started, in their keys' queues.")
 	PoolSubmitted = counter("poolkit_pool_submitted_tasks_total", "poolkit.pool.submitted_tasks", "{task}", "Accepted submissions.")
 	PoolCompleted = counter("poolkit_pool_completed_tasks_total", "poolkit.pool.completed_tasks", "{task}", "Tasks that finished: returned, panicked or exited.")
 	PoolRejected  = labelled(counter("poolkit_pool_rejected_tasks_total", "poolkit.pool.rejected_tasks", "{task}",
@@ -147,7 +149,7 @@ var (
 // The subjects, with their metrics in a fixed order.
 var (
 	Pool = Subject{Label: "pool", Metrics: []*Metric{PoolCapacity, PoolWorkers, PoolIdle, PoolRunning, PoolWaiting,
-		PoolSubmitted, PoolCompleted, PoolRejected, PoolPanicked, PoolReturned, PoolResizes, PoolWait, PoolService}}
+		PoolKeys, PoolKeyed, PoolSubmitted, PoolCompleted, PoolRejected, PoolPanicked, PoolReturned, PoolResizes, PoolWait, PoolService}}
 	Autoscaler = Subject{Label: "pool", Metrics: []*Metric{AutoTarget, AutoMin, AutoMax, AutoKnee, AutoDecisions, AutoResizes}}
 	System     = Subject{Label: "system", Metrics: []*Metric{ActorWorkers, ActorLive, ActorMailbox, ActorSpawned, ActorStopped,
 		ActorDeadLetters, ActorRefused, ActorPanics, ActorRestarts}}
@@ -169,6 +171,8 @@ func ReadPool(p PoolSource, emit Emit) {
 	emit(PoolIdle, "", float64(s.Idle), nil)
 	emit(PoolRunning, "", float64(s.Running), nil)
 	emit(PoolWaiting, "", float64(s.Waiting), nil)
+	emit(PoolKeys, "", float64(s.Keys), nil)
+	emit(PoolKeyed, "", float64(s.KeyedWaiting), nil)
 	emit(PoolSubmitted, "", float64(s.Submitted), nil)
 	emit(PoolCompleted, "", float64(s.Completed), nil)
 	emit(PoolRejected, "overload", float64(s.RejectedOverload), nil)

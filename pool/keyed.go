@@ -1,0 +1,593 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/poolkit/poolkit/internal/engine"
+)
+
+// Keyed runs tasks by key on a Pool: the tasks of one key run one at a
+// time, in the order their Submit calls were made, while the tasks of
+// different keys run in parallel, up to the pool's capacity. Use it where
+// work for one account, device, tenant or partition key must not overlap
+// or reorder, and work for different keys must not wait for each other.
+// Create one with NewKeyed; it shares its pool's workers, capacity,
+// queue, panic handler and life with the pool's plain tasks.
+//
+// A key whose tasks wait enters the pool's queue as one task of the pool,
+// its turn, which runs the key's waiting tasks one after another, at most
+// WithBudget of them (16 by default). A key with more waiting then goes
+// to the back of the pool's queue, behind the keys and tasks that waited
+// meanwhile: a key with a long backlog cannot starve the others, and a
+// slow task delays only the tasks of its own key. A key with no task
+// waiting or running costs nothing: its state is dropped, so memory
+// follows the keys in use, not every key ever seen.
+//
+// The pool's contract holds for keyed tasks. Each task for which Submit
+// returned nil runs exactly once, or is handed back by the pool's
+// ShutdownNow. A task that panics, or calls runtime.Goexit, ends as a plain
+// task does (the pool's panic handler sees the panic) and its key's next
+// task still runs, in order. Resize, Close and Shutdown act on keyed tasks
+// as on plain ones; the pool's Stats count each turn as one task and add
+// Keys and KeyedWaiting. Every method is safe for concurrent use, from
+// any goroutine, a task of the pool included.
+type Keyed[K comparable] struct {
+	p       *Pool
+	budget  int
+	limit   int  // most tasks of one key waiting to start; 0: no limit
+	checked bool // K may hold a key that cannot be a map key (see validKey)
+	seed    maphash.Seed
+	shards  [keyShards]keyShard[K]
+	spare   sync.Pool // of *key[K], dropped by their turns
+}
+
+// The keyed protocol. Everything about a key is guarded by its shard's
+// lock; the pool's engine is called with that lock held only by
+// Continue, which never waits (lock order: shard, then the engine's).
+//
+//	K1. A key is in its shard's map exactly while it has a turn: a task
+//	    of the pool that is being admitted, is queued, or runs. A key
+//	    with tasks waiting always has one (so no task waits with nobody
+//	    to start it), and never more than one (so no two of its tasks
+//	    run at once).
+//	K2. A task joins its key's queue only while the key has a turn that
+//	    has been accepted (queued or running) or is the admission's own
+//	    first task. A submitter that finds the key being admitted by
+//	    another waits for that admission's outcome: were it to join, a
+//	    refused admission would leave an accepted task with no turn.
+//	K3. A turn drops its key in the same critical section in which it
+//	    finds the key's queue empty: a submitter either came first (and
+//	    the turn runs its task) or finds no key (and admits a new turn).
+//	    No task is left behind at the idle transition. (Until the key's
+//	    admitter has seen its outcome, the turn leaves the key in the map,
+//	    drained, and the admitter drops it; submitters wait for that as
+//	    for an admission.)
+//	K4. A turn that yields hands its continuation to the engine under the
+//	    lock (engine.Continue). After the pool's ShutdownNow the engine
+//	    refuses it, and ShutdownNow's walk of the keys (handBack), which
+//	    follows the engine's, finds each key's turn in one of three
+//	    places. Among the units the engine handed back: calling it runs
+//	    the key. With a worker, running or about to start (a unit taken
+//	    from the queue, or handed to a worker directly, before the close,
+//	    whose turn has not yet taken the lock): the walk marks the key
+//	    handed back, and the turn stops before its next task, or at once,
+//	    and closes ended for the function the walk returns. Nowhere
+//	    (stalled: a continuation the engine refused): the walk returns
+//	    the turn itself. The walk tells the first two apart by the
+//	    identity of the turn's function value (funcID).
+type keyShard[K comparable] struct {
+	mu      sync.Mutex
+	m       map[K]*key[K]
+	peak    int // the most keys m has held since it was made
+	waiting int // tasks in the queues of m's keys
+	_       [24]byte
+}
+
+// keyState is where a key's turn is (K1).
+type keyState uint8
+
+const (
+	keyAdmitting  keyState = iota // its first task's Submit is submitting its turn to the pool
+	keyQueued                     // its turn waits in the pool's queue
+	keyRunning                    // its turn runs
+	keyStalled                    // ShutdownNow refused its turn's continuation: handBack hands it back
+	keyHandedBack                 // ShutdownNow handed its tasks back; its running task has still to end
+	keyDrained                    // its turn found its queue empty before its admission's submitter saw the outcome, who drops it
+)
+
+type key[K comparable] struct {
+	kd    *Keyed[K]
+	sh    *keyShard[K]
+	id    K
+	state keyState
+	// unconfirmed says that the submitter that admitted the key has not
+	// yet taken the lock again after the pool accepted (or refused) its
+	// turn: until it has, the key stays in the map (keyDrained), so that
+	// the submitter never touches a key that was dropped and reused.
+	unconfirmed bool
+	q           taskRing
+	run         func() // the key's turn (key.turn), bound once per key
+	// admitted is closed when an admission ends, either way; made by the
+	// first submitter that waits for it (K2).
+	admitted chan struct{}
+	// ended is closed by a turn that finds its key handed back, once its
+	// running task has ended (K4).
+	ended chan struct{}
+}
+
+// errNilKeyed is returned by the methods of a nil *Keyed.
+var errNilKeyed = errors.New("pool: nil *Keyed")
+
+// defaultBudget is the tasks a key's turn runs, when WithBudget is not
+// given, before it lets the other keys' turns go first.
+const defaultBudget = 16
+
+// NewKeyed returns a Keyed that runs its tasks on p. Its options are
+// WithBudget, the tasks of a key one turn runs; WithQueueSize, the most
+// tasks of one key that may wait to start (1024 by default, at least 1);
+// and WithUnboundedQueue, no such limit. The pool's other options are
+// the pool's: given here they are an error matching ErrInvalidOption, as
+// is a nil p. A Keyed stays with its pool (its ShutdownNow hands back the
+// Keyed's tasks) for as long as the pool lives: make one per key space,
+// not one per request.
+func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
+	if p == nil {
+		return nil, errNilPool
+	}
+	c, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if c.poolOnly != "" {
+		return nil, invalid("%s configures the pool (New), not a Keyed", c.poolOnly)
+	}
+	if c.QueueSize < 1 && !c.Unbounded {
+		return nil, invalid("a key's queue size %d is below 1", c.QueueSize)
+	}
+	kd := &Keyed[K]{p: p, budget: defaultBudget, limit: c.QueueSize, seed: maphash.MakeSeed()}
+	if c.budget > 0 {
+		kd.budget = c.budget
+	}
+	if c.Unbounded {
+		kd.limit = 0
+	}
+	kd.checked = mayBeInvalidKey[K]()
+	for i := range kd.shards {
+		kd.shards[i].m = make(map[K]*key[K])
+	}
+	p.keyed.mu.Lock()
+	p.keyed.ls = append(p.keyed.ls, kd)
+	p.keyed.mu.Unlock()
+	return kd, nil
+}
+
+// WithBudget sets how many tasks of one key a turn runs before the key,
+// if it has more waiting, goes to the back of the pool's queue; the
+// default is 16. A smaller budget shares the workers more finely among
+// keys with backlogs, at the cost of a pass through the pool's queue
+// every n tasks. It is an option of NewKeyed; n below 1 is an error.
+func WithBudget(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return invalid("budget %d is below 1", n)
+		}
+		c.budget = n
+		return nil
+	}
+}
+
+// ErrKeyFull is returned by Keyed.Submit when the key already has as many
+// tasks waiting as its queue holds (WithQueueSize given to NewKeyed). The
+// task was not accepted. It matches ErrOverload and resize.ErrOverload.
+var ErrKeyFull error = &keyFullError{}
+
+type keyFullError struct{}
+
+func (*keyFullError) Error() string { return "pool: the key's queue is full" }
+func (*keyFullError) Unwrap() error { return ErrOverload }
+
+// ErrInvalidKey is returned by Keyed.Submit for a key that cannot order
+// tasks: one not equal to itself (a floating-point NaN, or a value that
+// holds one), which no later Submit could find again, or an interface
+// value holding a type that cannot be compared.
+var ErrInvalidKey = errors.New("pool: invalid key")
+
+// Submit hands task to the pool as the next task of key id. It returns nil
+// once the task is accepted: it runs after every task of id accepted
+// before it, and never beside another task of id.
+//
+// When id has tasks waiting or running, Submit adds task to them and never
+// waits for the pool; when id already has as many waiting as its queue
+// holds, it returns ErrKeyFull. Otherwise id enters the pool as one task,
+// admitted as Pool.Submit admits one: at once when the pool has room,
+// else waiting for room as long as ctx allows, or refused with
+// ErrOverload under WithMaxWaiting. Meanwhile a Submit for the same key
+// waits for that outcome, as ctx allows. Submit returns ErrClosed once the
+// pool is closed; ctx.Err() when ctx is done before the task is accepted;
+// ErrNilTask, ErrNilContext and ErrInvalidKey for a nil task, a nil ctx
+// and a key that cannot order tasks. A task for which Submit returned an
+// error never runs.
+//
+// Called from inside a task of the pool, Submit does not wait for a slot
+// its own task holds, as Pool.Submit does not; a task may submit to its own
+// key (the new task runs after it).
+//
+// Submit synchronizes before the task starts, and the return of each
+// task of a key before the start of the key's next task.
+func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
+	if kd == nil {
+		return errNilKeyed
+	}
+	if task == nil {
+		return ErrNilTask
+	}
+	if ctx == nil {
+		return ErrNilContext
+	}
+	e := &kd.p.e
+	if err := ctx.Err(); err != nil {
+		return e.Reject(err)
+	}
+	if kd.checked && !validKey(id) {
+		return fmt.Errorf("%w: %#v", ErrInvalidKey, any(id))
+	}
+	sh := &kd.shards[keyHash(kd.seed, id)%keyShards]
+	for {
+		sh.mu.Lock()
+		if e.Closed() {
+			sh.mu.Unlock()
+			return e.Reject(ErrClosed)
+		}
+		k := sh.m[id]
+		if k == nil {
+			if !kd.checked && id != id {
+				sh.mu.Unlock()
+				return fmt.Errorf("%w: %v is not equal to itself", ErrInvalidKey, any(id))
+			}
+			return kd.admit(ctx, sh, id, task)
+		}
+		if k.state == keyAdmitting || k.state == keyDrained {
+			if k.admitted == nil {
+				k.admitted = make(chan struct{})
+			}
+			ch := k.admitted
+			sh.mu.Unlock()
+			if err := kd.awaitAdmission(ctx, ch); err != nil {
+				return e.Reject(err)
+			}
+			continue
+		}
+		if kd.limit > 0 && k.q.len() >= kd.limit {
+			sh.mu.Unlock()
+			return e.Reject(ErrKeyFull)
+		}
+		k.q.push(task)
+		sh.waiting++
+		sh.mu.Unlock()
+		return nil
+	}
+}
+
+// admit puts a new key in sh with task as its first, and submits its turn
+// to the pool (K1, K2). Requires sh.mu, which it releases.
+func (kd *Keyed[K]) admit(ctx context.Context, sh *keyShard[K], id K, task func()) error {
+	k := kd.newKey(sh, id)
+	sh.m[id] = k
+	sh.peak = max(sh.peak, len(sh.m))
+	k.q.push(task)
+	sh.waiting++
+	k.unconfirmed = true
+	sh.mu.Unlock()
+	engine.At(engine.KeyAdmit)
+	err := kd.p.e.Submit(ctx, k.run)
+	sh.mu.Lock()
+	if engine.HooksOn {
+		engine.Invariant(k.sh == sh && k.unconfirmed, "an admitted key was dropped before its admitter saw the outcome (K3)")
+	}
+	k.unconfirmed = false
+	dropped := false
+	switch {
+	case err != nil:
+		// Refused, so the turn never ran, and other submitters waited:
+		// the task is alone in the queue.
+		k.q.pop()
+		sh.waiting--
+		if k.state == keyHandedBack { // ShutdownNow's walk could not tell (K4): its function finds nothing to run
+			close(k.ended)
+			k.ended = nil
+			break
+		}
+		sh.drop(k)
+		dropped = true
+	case k.state == keyAdmitting:
+		k.state = keyQueued
+	case k.state == keyDrained: // its turn ran the task already
+		sh.drop(k)
+		dropped = true
+	}
+	if k.admitted != nil {
+		close(k.admitted)
+		k.admitted = nil
+	}
+	sh.mu.Unlock()
+	if dropped {
+		kd.recycle(k)
+	}
+	return err
+}
+
+// awaitAdmission waits until ch, an admission's, is closed or ctx is done.
+// Inside a task of the pool it runs the pool's waiting tasks meanwhile, as
+// a blocked Submit does: the admission may wait for the slot the caller
+// holds.
+func (kd *Keyed[K]) awaitAdmission(ctx context.Context, ch chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	default:
+	}
+	if finished, inside := kd.p.e.HelpCaller(ch, ctx.Done()); inside {
+		if finished {
+			return nil
+		}
+		return ctx.Err()
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (kd *Keyed[K]) newKey(sh *keyShard[K], id K) *key[K] {
+	k, _ := kd.spare.Get().(*key[K])
+	if k == nil {
+		k = &key[K]{kd: kd}
+		k.run = k.turn
+	}
+	k.sh, k.id, k.state = sh, id, keyAdmitting
+	return k
+}
+
+// recycle keeps a dropped key for the next new one; nothing refers to it
+// any more (K1: its turn has ended, or was never accepted).
+func (kd *Keyed[K]) recycle(k *key[K]) {
+	if engine.HooksOn {
+		engine.Invariant(!k.unconfirmed, "a key was dropped before its admitter saw the outcome (K3)")
+	}
+	var zero K
+	k.sh, k.id = nil, zero
+	if !k.q.small() {
+		return // a key that had a long queue would keep its buffer
+	}
+	kd.spare.Put(k)
+}
+
+// drop removes k from its shard's map (K3). A map that has emptied to an
+// eighth of its peak is copied to a smaller one: Go's maps do not shrink,
+// and a burst of a million keys would otherwise hold their memory for good.
+// Requires sh.mu.
+func (sh *keyShard[K]) drop(k *key[K]) {
+	delete(sh.m, k.id)
+	if sh.peak >= 1024 && len(sh.m) <= sh.peak/8 {
+		m := make(map[K]*key[K], len(sh.m))
+		for id, k := range sh.m {
+			m[id] = k
+		}
+		sh.m, sh.peak = m, len(m)
+	}
+}
+
+// turn is a key's task of the pool: it runs the key's waiting tasks, in
+// order, up to the budget, then drops the key (its queue empty) or hands
+// its continuation to the pool's queue.
+func (k *key[K]) turn() {
+	kd, sh := k.kd, k.sh
+	e := &kd.p.e
+	inTask := false
+	defer func() {
+		if inTask {
+			k.abandoned()
+		}
+	}()
+	engine.At(engine.KeyTurn)
+	sh.mu.Lock()
+	if k.state != keyHandedBack || k.ended == nil { // else ShutdownNow took the key before this turn began (K4)
+		k.state = keyRunning
+	}
+	for n := 0; ; n++ {
+		if k.state == keyHandedBack && k.ended != nil { // K4: ShutdownNow took the rest
+			close(k.ended)
+			k.ended = nil
+			sh.mu.Unlock()
+			return
+		}
+		if k.q.len() == 0 {
+			if k.unconfirmed {
+				k.state = keyDrained // its admitter drops it (K3)
+				sh.mu.Unlock()
+				return
+			}
+			sh.drop(k) // K3
+			sh.mu.Unlock()
+			engine.At(engine.KeyIdle)
+			kd.recycle(k)
+			return
+		}
+		if n == kd.budget {
+			engine.At(engine.KeyYield)
+			k.state = keyQueued
+			if e.Continue(k.run) == nil {
+				sh.mu.Unlock()
+				return
+			}
+			// The pool was shut down with ShutdownNow (K4), or this turn
+			// was handed back by it and runs in its caller: it goes on
+			// in place. If the pool handed it back, the walk marks it.
+			k.state = keyRunning
+			n = 0
+		}
+		t := k.q.pop()
+		sh.waiting--
+		sh.mu.Unlock()
+		inTask = true
+		t()
+		inTask = false
+		sh.mu.Lock()
+	}
+}
+
+// abandoned carries a key on after its task panicked or called
+// runtime.Goexit, which end the turn's goroutine's call: the key's next
+// task runs in a new turn, from the back of the pool's queue.
+func (k *key[K]) abandoned() {
+	sh := k.sh
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	switch {
+	case k.state == keyHandedBack && k.ended != nil:
+		close(k.ended)
+		k.ended = nil
+	case k.q.len() == 0 && k.unconfirmed:
+		k.state = keyDrained
+	case k.q.len() == 0:
+		sh.drop(k) // not recycled: the panic still unwinds through turn
+	default:
+		k.state = keyQueued
+		if k.kd.p.e.Continue(k.run) != nil {
+			// After ShutdownNow (K4); or a turn ShutdownNow handed
+			// back, run by its caller, whose task panicked: calling
+			// the function again runs the rest.
+			k.state = keyStalled
+		}
+	}
+}
+
+// handBack is the pool's ShutdownNow's walk of the keys (K4), given the
+// identities of the units the engine handed back: for each key whose turn
+// is not among them, a function that runs the key's waiting tasks in
+// order, once its running task, if any, has ended.
+func (kd *Keyed[K]) handBack(back map[unsafe.Pointer]bool) []func() {
+	var out []func()
+	for i := range kd.shards {
+		sh := &kd.shards[i]
+		sh.mu.Lock()
+		for _, k := range sh.m {
+			switch k.state {
+			case keyAdmitting, keyQueued:
+				if k.q.len() == 0 || back[funcID(k.run)] {
+					continue
+				}
+				fallthrough
+			case keyRunning:
+				if k.q.len() == 0 {
+					continue
+				}
+				k.state = keyHandedBack
+				ended := make(chan struct{})
+				k.ended = ended
+				run := k.run
+				out = append(out, func() { <-ended; run() })
+			case keyStalled:
+				out = append(out, k.run)
+			}
+		}
+		sh.mu.Unlock()
+	}
+	return out
+}
+
+// gauges returns the keys with a turn and the tasks waiting in their
+// queues, for the pool's Stats.
+func (kd *Keyed[K]) gauges() (keys, waiting int) {
+	for i := range kd.shards {
+		sh := &kd.shards[i]
+		sh.mu.Lock()
+		keys += len(sh.m)
+		waiting += sh.waiting
+		sh.mu.Unlock()
+	}
+	return keys, waiting
+}
+
+// keyedLayer is what a pool knows of the Keyed built on it.
+type keyedLayer interface {
+	handBack(back map[unsafe.Pointer]bool) []func()
+	gauges() (keys, waiting int)
+}
+
+// keyedLayers is the Keyed built on a pool.
+type keyedLayers struct {
+	mu sync.Mutex
+	ls []keyedLayer
+}
+
+func (l *keyedLayers) all() []keyedLayer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ls
+}
+
+// mayBeInvalidKey reports whether K may hold keys validKey must check on
+// every Submit: an interface type, whose dynamic value may not be
+// comparable (hashing it would panic). Other types can be invalid only by
+// not being equal to themselves, which a key's first Submit checks.
+func mayBeInvalidKey[K comparable]() bool {
+	return reflect.TypeFor[K]().Kind() == reflect.Interface
+}
+
+// validKey reports whether id can be a map key that finds itself again.
+func validKey[K comparable](id K) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return id == id
+}
+
+// taskRing is a key's queue of tasks waiting to start: a ring buffer that
+// doubles when full.
+type taskRing struct {
+	buf        []func()
+	head, size int
+}
+
+func (r *taskRing) len() int { return r.size }
+
+// small reports whether the buffer is small enough to keep for reuse.
+func (r *taskRing) small() bool { return len(r.buf) <= 64 }
+
+func (r *taskRing) push(t func()) {
+	if r.size == len(r.buf) {
+		n := max(4, 2*len(r.buf))
+		buf := make([]func(), n)
+		m := copy(buf, r.buf[r.head:])
+		copy(buf[m:], r.buf[:r.head])
+		r.buf, r.head = buf, 0
+	}
+	r.buf[(r.head+r.size)%len(r.buf)] = t
+	r.size++
+}
+
+func (r *taskRing) pop() func() {
+	t := r.buf[r.head]
+	r.buf[r.head] = nil
+	r.head = (r.head + 1) % len(r.buf)
+	r.size--
+	return t
+}
+
+// funcID is the identity of a func value: the address of the closure it
+// points to. A key's turn is a method value made once per key (key.run),
+// so its closure is the key's own, and no other func value points to it.
+// ShutdownNow compares the units the engine handed back with the keys'
+// turns by it (K4); func values themselves cannot be compared.
+func funcID(f func()) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&f)) }
