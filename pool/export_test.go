@@ -1,5 +1,7 @@
 package pool
 
+import "unsafe"
+
 // WorkersStarted returns how many worker goroutines p has started: what
 // TestNoGoroutinePerTaskBelowCapacity counts, without the goroutines the
 // runtime starts for timers.
@@ -24,3 +26,6 @@ func CloseDone(p *Pool) <-chan struct{} { return p.e.Close() }
 // GateClosed reads whether p's gate is closed, without the engine's lock,
 // as ants' IsClosed does: what a Reopen that returned must already show.
 func GateClosed(p *Pool) bool { return p.e.Closed() }
+
+// KeyShardSize is the size of a Keyed's shard, in bytes.
+func KeyShardSize() uintptr { return unsafe.Sizeof(keyShard[string]{}) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"reflect"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -26,8 +27,10 @@ import (
 // to the back of the pool's queue, behind the keys and tasks that waited
 // meanwhile: a key with a long backlog cannot starve the others, and a
 // slow task delays only the tasks of its own key. A key with no task
-// waiting or running costs nothing: its state is dropped, so memory
-// follows the keys in use, not every key ever seen.
+// waiting or running costs nothing: beyond the few most recently idle
+// (maxIdle per shard, kept so that a key that comes back soon finds its
+// state), its state is dropped, so memory follows the keys in use, not
+// every key ever seen.
 //
 // The pool's contract holds for keyed tasks. Each task for which Submit
 // returned nil runs exactly once, or is handed back by the pool's
@@ -51,23 +54,27 @@ type Keyed[K comparable] struct {
 // lock; the pool's engine is called with that lock held only by
 // Continue, which never waits (lock order: shard, then the engine's).
 //
-//	K1. A key is in its shard's map exactly while it has a turn: a task
-//	    of the pool that is being admitted, is queued, or runs. A key
-//	    with tasks waiting always has one (so no task waits with nobody
-//	    to start it), and never more than one (so no two of its tasks
-//	    run at once).
+//	K1. A key is in its shard's map while it has a turn (a task of the
+//	    pool that is being admitted, is queued, or runs), and while it is
+//	    one of the shard's maxIdle most recently idle keys (keyIdle: no
+//	    turn, no task; on the shard's idle list). A key with tasks
+//	    waiting always has a turn (so no task waits with nobody to start
+//	    it), and never more than one (so no two of its tasks run at
+//	    once).
 //	K2. A task joins its key's queue only while the key has a turn that
 //	    has been accepted (queued or running) or is the admission's own
 //	    first task. A submitter that finds the key being admitted by
 //	    another waits for that admission's outcome: were it to join, a
 //	    refused admission would leave an accepted task with no turn.
-//	K3. A turn drops its key in the same critical section in which it
-//	    finds the key's queue empty: a submitter either came first (and
-//	    the turn runs its task) or finds no key (and admits a new turn).
-//	    No task is left behind at the idle transition. (Until the key's
-//	    admitter has seen its outcome, the turn leaves the key in the map,
-//	    drained, and the admitter drops it; submitters wait for that as
-//	    for an admission.)
+//	K3. A turn puts its key to rest (idle, or dropped from the map) in
+//	    the same critical section in which it finds the key's queue
+//	    empty: a submitter either came first (and the turn runs its task)
+//	    or finds the key idle or gone (and admits a new turn). No task is
+//	    left behind at the idle transition. (Until the key's admitter has
+//	    seen its outcome, the turn leaves the key drained, and the
+//	    admitter puts it to rest; submitters wait for that as for an
+//	    admission.) A key dropped from the map is referred to by nothing
+//	    and may be reused for another key.
 //	K4. A turn that yields hands its continuation to the engine under the
 //	    lock (engine.Continue). After the pool's ShutdownNow the engine
 //	    refuses it, and ShutdownNow's walk of the keys (handBack), which
@@ -86,8 +93,20 @@ type keyShard[K comparable] struct {
 	m       map[K]*key[K]
 	peak    int // the most keys m has held since it was made
 	waiting int // tasks in the queues of m's keys
-	_       [24]byte
+	// The idle keys, oldest first, linked through key.idlePrev and
+	// idleNext: at most maxIdle; the oldest is dropped for a newer one.
+	idleHead, idleTail *key[K]
+	idleN              int
+	// Shards are written by different CPUs at once: each has its own
+	// cache line (64 bytes, the size of the fields above rounded up).
+	_ [64 - 56]byte
 }
+
+// maxIdle is how many idle keys a shard keeps (K1): a key that drains and
+// comes back soon, as keys under a steady load do, then costs no map
+// insertion and deletion. A Keyed keeps at most keyShards x maxIdle of
+// them, about 200 bytes each.
+const maxIdle = 32
 
 // keyState is where a key's turn is (K1).
 type keyState uint8
@@ -98,7 +117,8 @@ const (
 	keyRunning                    // its turn runs
 	keyStalled                    // ShutdownNow refused its turn's continuation: handBack hands it back
 	keyHandedBack                 // ShutdownNow handed its tasks back; its running task has still to end
-	keyDrained                    // its turn found its queue empty before its admission's submitter saw the outcome, who drops it
+	keyDrained                    // its turn found its queue empty before its admission's submitter saw the outcome, who puts it to rest
+	keyIdle                       // no turn, no task: on its shard's idle list (K1)
 )
 
 type key[K comparable] struct {
@@ -110,9 +130,10 @@ type key[K comparable] struct {
 	// yet taken the lock again after the pool accepted (or refused) its
 	// turn: until it has, the key stays in the map (keyDrained), so that
 	// the submitter never touches a key that was dropped and reused.
-	unconfirmed bool
-	q           taskRing
-	run         func() // the key's turn (key.turn), bound once per key
+	unconfirmed        bool
+	q                  taskRing
+	idlePrev, idleNext *key[K] // the shard's idle list (keyIdle)
+	run                func()  // the key's turn (key.turn), bound once per key
 	// admitted is closed when an admission ends, either way; made by the
 	// first submitter that waits for it (K2).
 	admitted chan struct{}
@@ -250,7 +271,14 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 				sh.mu.Unlock()
 				return fmt.Errorf("%w: %v is not equal to itself", ErrInvalidKey, any(id))
 			}
-			return kd.admit(ctx, sh, id, task)
+			k = kd.newKey(sh, id)
+			sh.m[id] = k
+			sh.peak = max(sh.peak, len(sh.m))
+			return kd.admit(ctx, k, task)
+		}
+		if k.state == keyIdle {
+			sh.unlinkIdle(k)
+			return kd.admit(ctx, k, task)
 		}
 		if k.state == keyAdmitting || k.state == keyDrained {
 			if k.admitted == nil {
@@ -274,12 +302,12 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 	}
 }
 
-// admit puts a new key in sh with task as its first, and submits its turn
-// to the pool (K1, K2). Requires sh.mu, which it releases.
-func (kd *Keyed[K]) admit(ctx context.Context, sh *keyShard[K], id K, task func()) error {
-	k := kd.newKey(sh, id)
-	sh.m[id] = k
-	sh.peak = max(sh.peak, len(sh.m))
+// admit gives k, a key of sh's map with no turn, task as its first, and
+// submits its turn to the pool (K1, K2). Requires sh.mu, which it
+// releases.
+func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
+	sh := k.sh
+	k.state = keyAdmitting
 	k.q.push(task)
 	sh.waiting++
 	k.unconfirmed = true
@@ -291,7 +319,7 @@ func (kd *Keyed[K]) admit(ctx context.Context, sh *keyShard[K], id K, task func(
 		engine.Invariant(k.sh == sh && k.unconfirmed, "an admitted key was dropped before its admitter saw the outcome (K3)")
 	}
 	k.unconfirmed = false
-	dropped := false
+	var dropped *key[K]
 	switch {
 	case err != nil:
 		// Refused, so the turn never ran, and other submitters waited:
@@ -303,22 +331,18 @@ func (kd *Keyed[K]) admit(ctx context.Context, sh *keyShard[K], id K, task func(
 			k.ended = nil
 			break
 		}
-		sh.drop(k)
-		dropped = true
+		dropped = sh.rest(k)
 	case k.state == keyAdmitting:
 		k.state = keyQueued
 	case k.state == keyDrained: // its turn ran the task already
-		sh.drop(k)
-		dropped = true
+		dropped = sh.rest(k)
 	}
 	if k.admitted != nil {
 		close(k.admitted)
 		k.admitted = nil
 	}
 	sh.mu.Unlock()
-	if dropped {
-		kd.recycle(k)
-	}
+	kd.recycle(dropped)
 	return err
 }
 
@@ -327,10 +351,18 @@ func (kd *Keyed[K]) admit(ctx context.Context, sh *keyShard[K], id K, task func(
 // a blocked Submit does: the admission may wait for the slot the caller
 // holds.
 func (kd *Keyed[K]) awaitAdmission(ctx context.Context, ch chan struct{}) error {
-	select {
-	case <-ch:
-		return nil
-	default:
+	// The admission is usually over in a few hundred nanoseconds: look a
+	// few times, yielding, before paying the traceback that tells whether
+	// the caller is a task of the pool (HelpCaller).
+	for range 4 {
+		select {
+		case <-ch:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		runtime.Gosched()
 	}
 	if finished, inside := kd.p.e.HelpCaller(ch, ctx.Done()); inside {
 		if finished {
@@ -357,8 +389,11 @@ func (kd *Keyed[K]) newKey(sh *keyShard[K], id K) *key[K] {
 }
 
 // recycle keeps a dropped key for the next new one; nothing refers to it
-// any more (K1: its turn has ended, or was never accepted).
+// any more (K3). A nil k is none.
 func (kd *Keyed[K]) recycle(k *key[K]) {
+	if k == nil {
+		return
+	}
 	if engine.HooksOn {
 		engine.Invariant(!k.unconfirmed, "a key was dropped before its admitter saw the outcome (K3)")
 	}
@@ -368,6 +403,45 @@ func (kd *Keyed[K]) recycle(k *key[K]) {
 		return // a key that had a long queue would keep its buffer
 	}
 	kd.spare.Put(k)
+}
+
+// rest puts k, whose queue is empty and which has no turn, to rest (K3):
+// it becomes the newest idle key, and the oldest idle key beyond maxIdle
+// is dropped from the map and returned, for the caller to recycle after
+// unlocking. Requires sh.mu.
+func (sh *keyShard[K]) rest(k *key[K]) (dropped *key[K]) {
+	k.state = keyIdle
+	k.idlePrev, k.idleNext = sh.idleTail, nil
+	if sh.idleTail != nil {
+		sh.idleTail.idleNext = k
+	} else {
+		sh.idleHead = k
+	}
+	sh.idleTail = k
+	sh.idleN++
+	if sh.idleN <= maxIdle {
+		return nil
+	}
+	old := sh.idleHead
+	sh.unlinkIdle(old)
+	sh.drop(old)
+	return old
+}
+
+// unlinkIdle takes k, an idle key, off the idle list. Requires sh.mu.
+func (sh *keyShard[K]) unlinkIdle(k *key[K]) {
+	if k.idlePrev != nil {
+		k.idlePrev.idleNext = k.idleNext
+	} else {
+		sh.idleHead = k.idleNext
+	}
+	if k.idleNext != nil {
+		k.idleNext.idlePrev = k.idlePrev
+	} else {
+		sh.idleTail = k.idlePrev
+	}
+	k.idlePrev, k.idleNext = nil, nil
+	sh.idleN--
 }
 
 // drop removes k from its shard's map (K3). A map that has emptied to an
@@ -415,10 +489,10 @@ func (k *key[K]) turn() {
 				sh.mu.Unlock()
 				return
 			}
-			sh.drop(k) // K3
+			dropped := sh.rest(k) // K3
 			sh.mu.Unlock()
 			engine.At(engine.KeyIdle)
-			kd.recycle(k)
+			kd.recycle(dropped)
 			return
 		}
 		if n == kd.budget {
@@ -458,7 +532,7 @@ func (k *key[K]) abandoned() {
 	case k.q.len() == 0 && k.unconfirmed:
 		k.state = keyDrained
 	case k.q.len() == 0:
-		sh.drop(k) // not recycled: the panic still unwinds through turn
+		k.kd.recycle(sh.rest(k)) // another key, if any: this one stays in the map
 	default:
 		k.state = keyQueued
 		if k.kd.p.e.Continue(k.run) != nil {
@@ -510,7 +584,7 @@ func (kd *Keyed[K]) gauges() (keys, waiting int) {
 	for i := range kd.shards {
 		sh := &kd.shards[i]
 		sh.mu.Lock()
-		keys += len(sh.m)
+		keys += len(sh.m) - sh.idleN
 		waiting += sh.waiting
 		sh.mu.Unlock()
 	}
@@ -553,8 +627,8 @@ func validKey[K comparable](id K) (ok bool) {
 	return id == id
 }
 
-// taskRing is a key's queue of tasks waiting to start: a ring buffer that
-// doubles when full.
+// taskRing is a key's queue of tasks waiting to start: a ring buffer
+// whose size is a power of two, doubled when full.
 type taskRing struct {
 	buf        []func()
 	head, size int
@@ -567,20 +641,19 @@ func (r *taskRing) small() bool { return len(r.buf) <= 64 }
 
 func (r *taskRing) push(t func()) {
 	if r.size == len(r.buf) {
-		n := max(4, 2*len(r.buf))
-		buf := make([]func(), n)
+		buf := make([]func(), max(4, 2*len(r.buf)))
 		m := copy(buf, r.buf[r.head:])
 		copy(buf[m:], r.buf[:r.head])
 		r.buf, r.head = buf, 0
 	}
-	r.buf[(r.head+r.size)%len(r.buf)] = t
+	r.buf[(r.head+r.size)&(len(r.buf)-1)] = t
 	r.size++
 }
 
 func (r *taskRing) pop() func() {
 	t := r.buf[r.head]
 	r.buf[r.head] = nil
-	r.head = (r.head + 1) % len(r.buf)
+	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.size--
 	return t
 }

@@ -320,6 +320,8 @@ func TestKeyedKeyFull(t *testing.T) {
 	p := mustNew(t, 2)
 	kd := mustKeyed[string](t, p, pool.WithQueueSize(2))
 	hold := make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	defer release() // a failed check must not leave the task holding the pool
 	started := make(chan struct{})
 	if err := kd.Submit(bg, "a", func() { close(started); <-hold }); err != nil {
 		t.Fatal(err)
@@ -346,7 +348,7 @@ func TestKeyedKeyFull(t *testing.T) {
 	if s := p.Stats(); s.RejectedOverload != 1 || s.KeyedWaiting != 2 || s.Keys != 1 {
 		t.Errorf("RejectedOverload, KeyedWaiting, Keys = %d, %d, %d, want 1, 2, 1", s.RejectedOverload, s.KeyedWaiting, s.Keys)
 	}
-	close(hold)
+	release()
 	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -716,5 +718,13 @@ func TestKeyedBadInput(t *testing.T) {
 	<-ran
 	if s := p.Stats(); s.Keys != 0 {
 		t.Errorf("refused keys left %d keys", s.Keys)
+	}
+}
+
+// TestKeyShardIsACacheLine: each shard of a Keyed has a cache line of its
+// own, so that two CPUs taking two shards' locks do not share one.
+func TestKeyShardIsACacheLine(t *testing.T) {
+	if n := pool.KeyShardSize(); n != 64 {
+		t.Errorf("a shard takes %d bytes, want 64", n)
 	}
 }
