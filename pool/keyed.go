@@ -316,7 +316,7 @@ func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
 	err := kd.p.e.Submit(ctx, k.run)
 	sh.mu.Lock()
 	if engine.HooksOn {
-		engine.Invariant(k.sh == sh && k.unconfirmed, "an admitted key was dropped before its admitter saw the outcome (K3)")
+		engine.Invariant(k.sh == sh && k.unconfirmed && k.state != keyIdle, "an admitted key was put to rest before its admitter saw the outcome (K3)")
 	}
 	k.unconfirmed = false
 	var dropped *key[K]

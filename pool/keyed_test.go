@@ -719,6 +719,14 @@ func TestKeyedBadInput(t *testing.T) {
 	if s := p.Stats(); s.Keys != 0 {
 		t.Errorf("refused keys left %d keys", s.Keys)
 	}
+	var zero pool.Pool // a zero pool is closed (API-2): so is a Keyed on it
+	zk := mustKeyed[int](t, &zero)
+	if err := zk.Submit(bg, 1, func() { t.Error("ran") }); !errors.Is(err, pool.ErrClosed) {
+		t.Errorf("Submit on a zero pool's Keyed = %v, want ErrClosed", err)
+	}
+	if got := zero.ShutdownNow(); len(got) != 0 {
+		t.Errorf("ShutdownNow of a zero pool with a Keyed handed back %d functions", len(got))
+	}
 }
 
 // TestKeyShardIsACacheLine: each shard of a Keyed has a cache line of its

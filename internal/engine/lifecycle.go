@@ -152,8 +152,8 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 	}
 	var out []E
 	if mode == handBack {
-		e.mu.abandoned = true
 		hook(hkCloseDrain)
+		e.mu.abandoned = true
 		// Oldest first: units put back, the queue, then overflow entries;
 		// the caller gets the bare values, their stamps dropped.
 		head := e.q.next()
