@@ -159,24 +159,22 @@ const keyedWorkers = 8
 const keyCount = 1024
 
 func keyedUniform() Workload {
-	return Workload{
-		Name:  "KeyedUniform",
-		About: "GOMAXPROCS x 8 goroutines submit ~100 ns tasks for 1,024 keys drawn uniformly, 8 workers; one op is one task",
-		Quick: "50ms", Full: "300ms",
-		Cases: eachKeyed(func(c keyedContender) func(*testing.B) {
-			return keyedThroughput(c, func(r *rand.Rand) int { return r.IntN(keyCount) })
-		}),
-	}
+	return keyedThroughputWorkload("KeyedUniform",
+		"GOMAXPROCS x 8 goroutines submit ~100 ns tasks for 1,024 keys drawn uniformly, 8 workers; one op is one task",
+		func(r *rand.Rand) int { return r.IntN(keyCount) })
 }
 
 func keyedZipf() Workload {
+	return keyedThroughputWorkload("KeyedZipf",
+		"as KeyedUniform, keys drawn from a Zipf law (s = 1.1): the hottest key gets about a sixth of the tasks", nil)
+}
+
+// keyedThroughputWorkload is a keyedThroughput run for every contender.
+func keyedThroughputWorkload(name, about string, pick func(*rand.Rand) int) Workload {
 	return Workload{
-		Name:  "KeyedZipf",
-		About: "as KeyedUniform, keys drawn from a Zipf law (s = 1.1): the hottest key gets about a sixth of the tasks",
+		Name: name, About: about,
 		Quick: "50ms", Full: "300ms",
-		Cases: eachKeyed(func(c keyedContender) func(*testing.B) {
-			return keyedThroughput(c, nil)
-		}),
+		Cases: eachKeyed(func(c keyedContender) func(*testing.B) { return keyedThroughput(c, pick) }),
 	}
 }
 

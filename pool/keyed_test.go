@@ -64,6 +64,21 @@ func (l *keyLog) order(key int) []int {
 	return append([]int(nil), l.ran[key]...)
 }
 
+// ranAllInOrder fails the test unless key ran tasks 0 to n-1, each once,
+// in that order.
+func (l *keyLog) ranAllInOrder(t testing.TB, key, n int) {
+	t.Helper()
+	got := l.order(key)
+	if len(got) != n {
+		t.Fatalf("key %d: %d of %d accepted tasks ran", key, len(got), n)
+	}
+	for i, seq := range got {
+		if seq != i {
+			t.Fatalf("key %d: task %d ran in place %d: %v", key, seq, i, got)
+		}
+	}
+}
+
 // TestKeyedOrderPerKey: KEY-1. Many producers submit to the same keys at
 // once; each producer's tasks for a key run in the order it submitted
 // them, and never two tasks of one key at once, while the keys run in
@@ -381,15 +396,7 @@ func TestKeyedPanicAndGoexit(t *testing.T) {
 	if err := shutdownWithin(p, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	got := log.order(7)
-	if len(got) != n {
-		t.Fatalf("%d of %d tasks ran", len(got), n)
-	}
-	for i, seq := range got {
-		if seq != i {
-			t.Fatalf("task %d ran in place %d: %v", seq, i, got)
-		}
-	}
+	log.ranAllInOrder(t, 7, n)
 	if h, s := handled.Load(), p.Stats(); h != n/3 || s.Panicked != n/3 {
 		t.Errorf("handler saw %d panics, Stats.Panicked = %d, want %d", h, s.Panicked, n/3)
 	}
@@ -430,15 +437,7 @@ func TestKeyedCloseRunsAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range keys {
-		got := log.order(k)
-		if len(got) != each {
-			t.Fatalf("key %d: %d of %d accepted tasks ran after Close", k, len(got), each)
-		}
-		for i, seq := range got {
-			if seq != i {
-				t.Fatalf("key %d: order %v", k, got)
-			}
-		}
+		log.ranAllInOrder(t, k, each)
 	}
 }
 
@@ -496,15 +495,7 @@ func TestKeyedShutdownNow(t *testing.T) {
 				f()
 			}
 			for k := range keys {
-				got := log.order(k)
-				if len(got) != each {
-					t.Fatalf("key %d: %d of %d tasks ran, counting those handed back", k, len(got), each)
-				}
-				for i, seq := range got {
-					if seq != i {
-						t.Fatalf("key %d: order %v", k, got)
-					}
-				}
+				log.ranAllInOrder(t, k, each) // those handed back included
 			}
 			if plain.Load() != 1 {
 				t.Errorf("the plain task ran %d times", plain.Load())
