@@ -30,10 +30,7 @@ func (e *Engine[E]) Continue(v E) error {
 	hook(hkContinue)
 	if e.waitersN.Load() == 0 {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
-			e.lock()
-			w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
-			e.mu.Unlock()
-			w.wakeUp()
+			e.handOver(u)
 			return nil
 		}
 		if e.q.push(u) {
@@ -42,37 +39,35 @@ func (e *Engine[E]) Continue(v E) error {
 		}
 	}
 	e.lock()
-	defer e.mu.Unlock()
 	if e.mu.closed {
-		if e.mu.abandoned {
-			return ErrClosed
-		}
-		pos := e.q.pushed()
-		if n := len(e.mu.front); n > 0 && e.mu.front[n-1].pos >= pos {
-			pos = e.mu.front[n-1].pos + 1
-		}
-		e.mu.front = append(e.mu.front, queued[E]{pos: pos, u: u})
-		e.frontN.Add(1)
-		e.mu.direct++ // never enters the ring: counted in Submitted here
-		return nil
+		err := e.continueClosedLocked(u)
+		e.mu.Unlock()
+		return err
 	}
-	// W4, as a submitter's slow path: announce, then look again under mu.
+	// W4, as a submitter's slow path: announce, then look again under mu;
+	// past a full ring, an overflow entry.
 	e.waitersN.Add(1)
-	if e.mu.waiters.n == 0 {
-		if e.q.push(u) {
-			e.waitersN.Add(-1)
-			e.notifyLocked(since(u.at))
-			return nil
-		}
-		if e.gate.acquire() { // T2
-			e.waitersN.Add(-1)
-			e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)}).wakeUp()
-			return nil
-		}
+	w, ok := e.admitLocked(u)
+	if !ok {
+		e.overflowLocked(u)
 	}
-	w := e.getWaiter(u.late())
-	w.accepted = true
-	e.mu.waiters.pushBack(w)
-	hook(hkBlock)
+	e.mu.Unlock()
+	w.wakeUp()
+	return nil
+}
+
+// continueClosedLocked is Continue on a closed engine: refused after
+// CloseNow, else at the front behind everything there. Requires e.mu.
+func (e *Engine[E]) continueClosedLocked(u unit[E]) error {
+	if e.mu.abandoned {
+		return ErrClosed
+	}
+	pos := e.q.pushed()
+	if n := len(e.mu.front); n > 0 && e.mu.front[n-1].pos >= pos {
+		pos = e.mu.front[n-1].pos + 1
+	}
+	e.mu.front = append(e.mu.front, queued[E]{pos: pos, u: u})
+	e.frontN.Add(1)
+	e.mu.direct++ // never enters the ring: counted in Submitted here
 	return nil
 }

@@ -177,7 +177,12 @@ import (
 // unbounded queue the list also holds overflow entries: accepted units
 // whose submitter did not wait; they keep their place in it, and a close
 // moves them to the front behind everything queued, where takeFront leaves
-// them until the queue is empty.
+// them until the queue is empty. A running unit's continuation (Continue,
+// continue.go) goes the same way without ever waiting: past a full ring it
+// is an overflow entry whatever the queue's bound; on an engine closed
+// with Close it goes to the front behind everything there, and the
+// caller's worker, alive until its unit returns, keeps the life from
+// ending (C2) and takes it; after CloseNow it is refused.
 //
 // Close and reboot. mu guards the engine's life; closing and reopening
 // happen entirely under it.

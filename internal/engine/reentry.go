@@ -229,10 +229,7 @@ func (e *Engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) e
 				return nil
 			}
 			if e.spinning.Load() == 0 && e.gate.acquire() {
-				e.lock()
-				sw := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
-				e.mu.Unlock()
-				sw.wakeUp()
+				e.handOver(t)
 				return nil
 			}
 		}

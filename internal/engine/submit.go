@@ -25,10 +25,7 @@ func (e *Engine[E]) Submit(ctx context.Context, t E) error {
 	if e.waitersN.Load() == 0 {
 		if e.spinning.Load() == 0 && e.gate.acquire() {
 			hook(hkSubmitDirect)
-			e.lock()
-			w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
-			e.mu.Unlock()
-			w.wakeUp()
+			e.handOver(u)
 			return nil
 		}
 		hook(hkSubmitQueue)
@@ -96,31 +93,13 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	// this store sees waitersN > 0 and comes to admitWaiters, which needs
 	// mu.
 	e.waitersN.Add(1)
-	if e.mu.waiters.n == 0 {
-		if e.q.push(t) {
-			e.waitersN.Add(-1)
-			e.notifyLocked(since(t.at))
-			e.mu.Unlock()
-			return nil
-		}
-		if e.gate.acquire() { // T2
-			e.waitersN.Add(-1)
-			w := e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)})
-			e.mu.Unlock()
-			w.wakeUp()
-			return nil
-		}
+	if w, ok := e.admitLocked(t); ok {
+		e.mu.Unlock()
+		w.wakeUp()
+		return nil
 	}
 	if e.cfg.Unbounded {
-		// The unit is accepted now and waits in the list, in order, as an
-		// overflow entry: the room-makers admit it exactly as they admit a
-		// blocked submitter's (W4), and nobody waits for the outcome. It
-		// keeps its stamp, marked late: it becomes available to workers
-		// only when admitted, so its start cannot be inferred.
-		w := e.getWaiter(t.late())
-		w.accepted = true
-		e.mu.waiters.pushBack(w)
-		hook(hkBlock)
+		e.overflowLocked(t)
 		e.mu.Unlock()
 		return nil
 	}
@@ -173,6 +152,49 @@ wait:
 		e.rejected.count(err)
 	}
 	return err
+}
+
+// handOver starts a worker on the slot the caller has just taken, with u
+// as its first unit (T1), and wakes it after unlocking mu.
+func (e *Engine[E]) handOver(u unit[E]) {
+	e.lock()
+	w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
+	e.mu.Unlock()
+	w.wakeUp()
+}
+
+// admitLocked is W4's look again under mu, for a submitter that has
+// announced itself in waitersN: with nobody waiting before it, u goes on
+// the queue, or to a free slot (T2), and the announcement is withdrawn.
+// It reports whether u was accepted, and returns the worker to wake once
+// mu is unlocked (nil: none). Requires e.mu.
+func (e *Engine[E]) admitLocked(u unit[E]) (*worker[E], bool) {
+	if e.mu.waiters.n != 0 {
+		return nil, false
+	}
+	if e.q.push(u) {
+		e.waitersN.Add(-1)
+		e.notifyLocked(since(u.at))
+		return nil, true
+	}
+	if e.gate.acquire() { // T2
+		e.waitersN.Add(-1)
+		return e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)}), true
+	}
+	return nil, false
+}
+
+// overflowLocked accepts u, from a submitter announced in waitersN, as an
+// overflow entry: it waits in the list, in order, and the room-makers
+// admit it exactly as they admit a blocked submitter's unit (W4), with
+// nobody waiting for the outcome. It keeps its stamp, marked late: it
+// becomes available to workers only when admitted, so its start cannot be
+// inferred. Requires e.mu.
+func (e *Engine[E]) overflowLocked(u unit[E]) {
+	w := e.getWaiter(u.late())
+	w.accepted = true
+	e.mu.waiters.pushBack(w)
+	hook(hkBlock)
 }
 
 // recycle clears a waiter that is out of the list, with no token pending,
