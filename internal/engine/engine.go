@@ -159,7 +159,10 @@ import (
 //	    limit does not wait for a searcher to make room: it joins the list
 //	    at once (yielding to the searcher would take the CPU from the
 //	    workers that make the room); one that would be refused, or spill
-//	    into the overflow list, yields a few times first.
+//	    into the overflow list, yields a few times first. An offer (Offer)
+//	    is a submitter that would be refused: it looks again under mu as
+//	    any does, and, finding no room, withdraws its announcement and
+//	    returns ErrNoRoom without joining the list.
 //	W5. In a pool with no queue, a slot holder that finds nothing to run
 //	    first looks at waitersN; if it is not 0 it takes the oldest
 //	    waiter's unit under mu and runs it in the slot it holds, after the
@@ -297,6 +300,13 @@ type Engine[E any] struct {
 		everTimed     bool                                     // timings were on at some point: Stats sums the histograms
 		room          chan struct{}                            // closed when room may have appeared (room.go); nil while nobody waits
 	}
+
+	// byGID maps the id of each worker goroutine to its worker, so that a
+	// call that may wait can tell, with no lock, whether it runs inside a
+	// unit of this engine (reentry.go): an entry is made when the
+	// goroutine starts and removed when it ends; a worker out of the
+	// books (listed false) no longer counts.
+	byGID sync.Map
 }
 
 // unit is a unit as the engine carries it from acceptance to its start:

@@ -41,10 +41,13 @@ const (
 
 	// The steps of the front-ends' protocols on the engine, run through
 	// the same explorer (At).
-	KeyAdmit // a keyed submitter claimed an idle key and is about to submit its turn
-	KeyTurn  // a key's turn has started on a worker and is about to take its key's lock
-	KeyIdle  // a key's turn found its queue empty and dropped the key
-	KeyYield // a key's turn spent its budget with tasks left
+	KeyAdmit    // a keyed submitter claimed an idle key and is about to submit its turn
+	KeyTurn     // a key's turn has started on a worker and is about to take its key's lock
+	KeyIdle     // a key's turn found its queue empty and dropped the key
+	KeyYield    // a key's turn spent its budget with tasks left
+	SchedTake   // a scheduler's ticket has started on a worker and is about to take the scheduler's lock
+	SchedExpire // a scheduled task's context has ended, or its wait has passed the limit, and its expiry is about to take the scheduler's lock
+	SchedOffer  // a scheduled submitter holds the scheduler's lock and is about to offer a ticket to the pool
 	numHookPoints
 )
 
@@ -56,6 +59,7 @@ var hookNames = [numHookPoints]string{
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
 	"waiter-take", "give-back", "continue",
 	"key-admit", "key-turn", "key-idle", "key-yield",
+	"sched-take", "sched-expire", "sched-offer",
 }
 
 // At is step p of a front-end's protocol: under the poolkit_hooks build

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"time"
 )
@@ -34,12 +35,12 @@ import (
 // call from inside a task of another pool waits as an outsider does.
 //
 // Identity is the goroutine: each worker goroutine records its id when it
-// starts (worker.gid; a goroutine that replaces one ended by
-// runtime.Goexit records its own), and a caller compares its own with the
-// engine's live workers'. Reading a goroutine's id costs a short
-// traceback, about 2 µs, so only a worker's start and the paths that
-// would otherwise wait pay it; a task that runs and submits without
-// waiting never does.
+// starts (a goroutine that replaces one ended by
+// runtime.Goexit records its own) and enters it in e.byGID, and a caller
+// looks its own up there, with no lock, and checks that the worker is
+// still in the books. Reading a goroutine's id costs a short traceback,
+// about 2 µs, so only a worker's start and the paths that would otherwise
+// wait pay it; a task that runs and submits without waiting never does.
 
 // Inside reports whether the caller runs in a unit of e (or the panic
 // handler of one), holding its slot. It costs a short traceback, about
@@ -65,6 +66,36 @@ func (e *Engine[E]) HelpCaller(done, stop <-chan struct{}) (finished, inside boo
 		return false, false
 	}
 	return e.helpWait(w, done, stop), true
+}
+
+// workerRoot is the first function of every worker goroutine, of every
+// engine: a caller whose stack starts with it may be inside a unit, one
+// whose stack does not is not, and need not pay for goid. It is never
+// inlined, so that it keeps a frame of its own.
+//
+//go:noinline
+func workerRoot(loop func()) { loop() }
+
+// rootEntry is workerRoot's entry PC.
+var rootEntry = runtime.FuncForPC(reflect.ValueOf(workerRoot).Pointer()).Entry()
+
+// onWorker reports whether the caller may run on a worker goroutine: its
+// stack starts with workerRoot, or is too deep to tell. It walks the
+// stack's PCs, without formatting them, a fraction of goid's cost, so
+// that a caller outside every pool (a handler waiting on a Future, say)
+// learns it is outside cheaply.
+func onWorker() bool {
+	var pcs [64]uintptr
+	n := runtime.Callers(2, pcs[:])
+	if n == len(pcs) {
+		return true
+	}
+	for _, pc := range pcs[max(0, n-3):n] { // the root, then runtime.goexit
+		if f := runtime.FuncForPC(pc); f != nil && f.Entry() == rootEntry {
+			return true
+		}
+	}
+	return false
 }
 
 // goid returns the calling goroutine's id, read from the first line of its
@@ -95,16 +126,19 @@ func (e *Engine[E]) callerWorker() *worker[E] {
 	if e.run == nil {
 		return nil
 	}
+	if !onWorker() {
+		return nil
+	}
 	g := goid()
 	if g == 0 {
 		return nil
 	}
-	e.lock()
-	defer e.mu.Unlock()
-	for _, w := range e.mu.all {
-		if w.gid.Load() == g {
-			return w
-		}
+	v, ok := e.byGID.Load(g)
+	if !ok {
+		return nil
+	}
+	if w := v.(*worker[E]); w.listed.Load() {
+		return w
 	}
 	return nil
 }

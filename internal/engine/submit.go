@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"time"
 )
@@ -22,20 +23,56 @@ import (
 // travels with it on every path below, the slow ones included (timings.go).
 func (e *Engine[E]) Submit(ctx context.Context, t E) error {
 	u := unit[E]{v: t, at: e.stamp()}
-	if e.waitersN.Load() == 0 {
-		if e.spinning.Load() == 0 && e.gate.acquire() {
-			hook(hkSubmitDirect)
-			e.handOver(u)
-			return nil
-		}
-		hook(hkSubmitQueue)
-		if e.q.push(u) {
-			e.notify(since(u.at))
-			return nil
-		}
+	if e.submitFast(u) {
+		return nil
 	}
-	return e.submitSlow(ctx, u)
+	return e.submitSlow(ctx, u, waitForRoom)
 }
+
+// submitFast is Submit's fast path (T1, then the queue and W1), taken
+// only while no submitter waits (W4's order): it reports whether u was
+// accepted.
+func (e *Engine[E]) submitFast(u unit[E]) bool {
+	if e.waitersN.Load() != 0 {
+		return false
+	}
+	if e.spinning.Load() == 0 && e.gate.acquire() {
+		hook(hkSubmitDirect)
+		e.handOver(u)
+		return true
+	}
+	hook(hkSubmitQueue)
+	if e.q.push(u) {
+		e.notify(since(u.at))
+		return true
+	}
+	return false
+}
+
+// ErrNoRoom is Offer's refusal: the pool is saturated. It is not counted
+// as a rejection; the caller decides what the refusal is.
+var ErrNoRoom = errors.New("engine: no room")
+
+// Offer accepts t only if it can do so without waiting: it is Submit with
+// the slow path's waiting replaced by ErrNoRoom (an unbounded queue still
+// overflows; a closed engine still refuses with ErrClosed, counted).
+// Package pool's Scheduler offers its tickets this way, to shed rather
+// than wait.
+func (e *Engine[E]) Offer(t E) error {
+	u := unit[E]{v: t, at: e.stamp()}
+	if e.submitFast(u) {
+		return nil
+	}
+	return e.submitSlow(context.Background(), u, refuseWhenFull)
+}
+
+// admission says what a submitter does on a saturated pool.
+type admission uint8
+
+const (
+	waitForRoom    admission = iota // Submit: wait as ctx and the configuration allow
+	refuseWhenFull                  // Offer: return ErrNoRoom at once
+)
 
 // notify is W1 for work just queued (by a submitter, or left by a searcher
 // that took a unit: W2): unless a worker searches, take a free slot, count
@@ -64,7 +101,7 @@ func (e *Engine[E]) notifyLocked(since int64) {
 	}
 }
 
-func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
+func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) error {
 	if e.run == nil {
 		return errNotInitialised
 	}
@@ -75,7 +112,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 	// the room admits it (W4): yielding here would take the CPU from the
 	// very workers that make the room.
 	for range spinRounds {
-		if e.cfg.blocksWithoutLimit() || e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
+		if (mode == waitForRoom && e.cfg.blocksWithoutLimit()) || e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
 			break
 		}
 		runtime.Gosched()
@@ -102,6 +139,11 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E]) error {
 		e.overflowLocked(t)
 		e.mu.Unlock()
 		return nil
+	}
+	if mode == refuseWhenFull {
+		e.waitersN.Add(-1)
+		e.mu.Unlock()
+		return ErrNoRoom
 	}
 	if e.cfg.Nonblocking || (e.cfg.MaxBlocking > 0 && e.mu.waiters.n >= e.cfg.MaxBlocking) {
 		e.waitersN.Add(-1)

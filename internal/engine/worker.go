@@ -56,10 +56,13 @@ type worker[E any] struct {
 
 	completed atomic.Uint64 // written only by the worker's goroutine
 
-	// gid is the id of the worker's goroutine, set when it starts: the
-	// identity a call from inside a task compares its own with
-	// (reentry.go).
-	gid atomic.Uint64
+	// listed says the worker is in the books (e.mu.all); written under
+	// e.mu, read without it by callerWorker. It takes a word, as the
+	// field it replaced did, so that the fields below, which the worker
+	// and its waker write, keep the cache-line offsets they were measured
+	// with.
+	listed atomic.Bool
+	_      [7]byte
 
 	// The worker's timings (timings.go), written only by its goroutine,
 	// except lastEnd, which its waker sets too, like start.
@@ -113,6 +116,7 @@ const (
 func (e *Engine[E]) newWorkerLocked() *worker[E] {
 	w := &worker[E]{e: e, wake: make(chan struct{}, 1), idleAt: -1, allAt: len(e.mu.all), lastEnd: unknownEnd}
 	e.mu.all = append(e.mu.all, w)
+	w.listed.Store(true)
 	e.mu.live++
 	e.mu.started++
 	return w
@@ -123,7 +127,7 @@ func (e *Engine[E]) newWorkerLocked() *worker[E] {
 func (e *Engine[E]) spawnParkedLocked() {
 	w := e.newWorkerLocked()
 	e.idleLocked(w)
-	go w.loop(waitParked)
+	go workerRoot(func() { w.loop(waitParked) })
 }
 
 // startLocked puts a worker to work on a slot the caller has taken: a
@@ -149,7 +153,7 @@ func (e *Engine[E]) startLocked(s start[E]) *worker[E] {
 	}
 	w := e.newWorkerLocked()
 	w.start, w.lastEnd = s, s.since
-	go w.loop(runOn)
+	go workerRoot(func() { w.loop(runOn) })
 	return nil
 }
 
@@ -173,6 +177,7 @@ func (e *Engine[E]) exitLocked(w *worker[E]) {
 	if hooksOn {
 		invariant(!w.holds, "a worker left the books holding a slot")
 	}
+	w.listed.Store(false)
 	last := len(e.mu.all) - 1
 	moved := e.mu.all[last]
 	e.mu.all[w.allAt] = moved
@@ -190,15 +195,17 @@ func (e *Engine[E]) exitLocked(w *worker[E]) {
 // (runOn) or parked (waitParked).
 func (w *worker[E]) loop(next parkOutcome) {
 	e := w.e
-	w.gid.Store(goid())
+	g := goid() // the worker's identity for calls from inside its units (reentry.go)
+	e.byGID.Store(g, w)
 	returned := false
 	defer func() {
+		e.byGID.Delete(g)
 		if !returned {
 			// The unit called runtime.Goexit, which cannot be stopped: the
 			// goroutine ends here, still holding its slot. A fresh
 			// goroutine takes over the worker and the slot (S4), so the
 			// pool keeps its size.
-			go w.loop(runOn)
+			go workerRoot(func() { w.loop(runOn) })
 		}
 	}()
 	for {
