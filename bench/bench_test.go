@@ -23,12 +23,13 @@ func BenchmarkBlockingInvoke(b *testing.B) {
 		})
 	}
 }
-func BenchmarkSleeping1M(b *testing.B)   { runWorkload(b, "Sleeping1M") }
-func BenchmarkResizeGrow(b *testing.B)   { runWorkload(b, "ResizeGrow") }
-func BenchmarkResizeShrink(b *testing.B) { runWorkload(b, "ResizeShrink") }
-func BenchmarkKeyedUniform(b *testing.B) { runWorkload(b, "KeyedUniform") }
-func BenchmarkKeyedZipf(b *testing.B)    { runWorkload(b, "KeyedZipf") }
-func BenchmarkKeyedSlowKey(b *testing.B) { runWorkload(b, "KeyedSlowKey") }
+func BenchmarkSleeping1M(b *testing.B)      { runWorkload(b, "Sleeping1M") }
+func BenchmarkResizeGrow(b *testing.B)      { runWorkload(b, "ResizeGrow") }
+func BenchmarkResizeShrink(b *testing.B)    { runWorkload(b, "ResizeShrink") }
+func BenchmarkKeyedUniform(b *testing.B)    { runWorkload(b, "KeyedUniform") }
+func BenchmarkKeyedZipf(b *testing.B)       { runWorkload(b, "KeyedZipf") }
+func BenchmarkKeyedSlowKey(b *testing.B)    { runWorkload(b, "KeyedSlowKey") }
+func BenchmarkOverloadClasses(b *testing.B) { runWorkload(b, "OverloadClasses") }
 
 func runWorkload(b *testing.B, name string) {
 	w, ok := Lookup(name)

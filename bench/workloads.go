@@ -43,6 +43,7 @@ func Workloads() []Workload {
 		keyedUniform(),
 		keyedZipf(),
 		keyedSlowKey(),
+		overloadClasses(),
 	}
 }
 

@@ -252,3 +252,96 @@ func ExampleKeyed_Submit() {
 	// <nil>
 	// true true
 }
+
+// A Scheduler in front of a pool that serves requests: urgent ones in a
+// higher class, each with its request's deadline on its context, and a
+// limit on how long any may wait.
+func ExampleNewScheduler() {
+	p, err := pool.New(1)
+	if err != nil {
+		panic(err)
+	}
+	defer p.Close()
+	s, err := pool.NewScheduler(p, pool.WithMaxWait(50*time.Millisecond))
+	if err != nil {
+		panic(err)
+	}
+	hold, started := make(chan struct{}), make(chan struct{})
+	_ = p.Submit(context.Background(), func() { close(started); <-hold }) // the worker is busy
+	<-started
+	var order []string
+	var wg sync.WaitGroup
+	for _, r := range []struct {
+		name  string
+		class pool.Class
+	}{{"report", 0}, {"checkout", 1}, {"search", 0}, {"login", 1}} {
+		wg.Add(1)
+		if err := s.Submit(context.Background(), r.class, func() { order = append(order, r.name); wg.Done() }); err != nil {
+			panic(err)
+		}
+	}
+	close(hold)
+	wg.Wait()
+	fmt.Println(order)
+	// Output: [checkout login report search]
+}
+
+// Schedule's Future says what became of a task that never ran.
+func ExampleSchedule() {
+	p, err := pool.New(1)
+	if err != nil {
+		panic(err)
+	}
+	defer p.Close()
+	s, err := pool.NewScheduler(p)
+	if err != nil {
+		panic(err)
+	}
+	hold, started := make(chan struct{}), make(chan struct{})
+	_ = p.Submit(context.Background(), func() { close(started); <-hold })
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := pool.Schedule(ctx, s, 0, func() (string, error) { return "answer", nil })
+	if err != nil {
+		panic(err)
+	}
+	cancel() // the caller has gone: the task will never start
+	_, err = f.Wait(context.Background())
+	fmt.Println(err)
+	close(hold)
+	g, _ := pool.Schedule(context.Background(), s, 0, func() (string, error) { return "answer", nil })
+	fmt.Println(g.Wait(context.Background()))
+	fmt.Println(p.Stats().Expired)
+	// Output:
+	// context canceled
+	// answer <nil>
+	// 1
+}
+
+// When the pool is full, the least urgent waiting task makes way.
+func ExampleScheduler_Submit() {
+	p, err := pool.New(1, pool.WithQueueSize(1))
+	if err != nil {
+		panic(err)
+	}
+	defer p.Close()
+	s, err := pool.NewScheduler(p)
+	if err != nil {
+		panic(err)
+	}
+	hold, started := make(chan struct{}), make(chan struct{})
+	defer close(hold)
+	_ = p.Submit(context.Background(), func() { close(started); <-hold })
+	<-started
+	ctx := context.Background()
+	low, _ := pool.Schedule(ctx, s, 0, func() (int, error) { return 0, nil }) // waits in the queue's one place
+	fmt.Println(s.Submit(ctx, 1, func() {}))                                  // takes that place
+	_, err = low.Wait(ctx)
+	fmt.Println(errors.Is(err, pool.ErrShed), errors.Is(err, pool.ErrOverload))
+	err = s.Submit(ctx, 0, func() {}) // nothing less urgent waits: refused
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// true true
+	// pool: task shed under overload
+}

@@ -6,7 +6,8 @@ import (
 	"runtime/debug"
 )
 
-// Future is the pending result of a task submitted with SubmitResult.
+// Future is the pending result of a task submitted with SubmitResult or
+// Schedule.
 type Future[T any] struct {
 	p    *Pool
 	done chan struct{}
@@ -33,20 +34,30 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 	if p == nil {
 		return nil, errNilPool
 	}
-	f := &Future[T]{p: p, done: make(chan struct{})}
-	err := p.Submit(ctx, func() {
-		guarded(func() (err error) {
-			f.val, err = fn()
-			return err
-		}, func(err error) {
-			f.err = err
-			close(f.done)
-		})
-	})
-	if err != nil {
+	f, run := newFuture(p, fn)
+	if err := p.Submit(ctx, run); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// newFuture returns a Future for fn's result on p, and the task that runs
+// fn and fills the Future; a task that never runs fills it with finish.
+func newFuture[T any](p *Pool, fn func() (T, error)) (*Future[T], func()) {
+	f := &Future[T]{p: p, done: make(chan struct{})}
+	return f, func() {
+		guarded(func() (err error) {
+			f.val, err = fn()
+			return err
+		}, f.finish)
+	}
+}
+
+// finish records the task's outcome and releases the waiters; it is
+// called once.
+func (f *Future[T]) finish(err error) {
+	f.err = err
+	close(f.done)
 }
 
 // Done returns a channel that is closed when the task has finished. A

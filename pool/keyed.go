@@ -168,6 +168,9 @@ func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
 	if c.poolOnly != "" {
 		return nil, invalid("%s configures the pool (New), not a Keyed", c.poolOnly)
 	}
+	if c.schedOnly != "" {
+		return nil, invalid("%s configures a Scheduler (NewScheduler), not a Keyed", c.schedOnly)
+	}
 	if c.QueueSize < 1 && !c.Unbounded {
 		return nil, invalid("a key's queue size %d is below 1", c.QueueSize)
 	}
@@ -182,9 +185,7 @@ func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
 	for i := range kd.shards {
 		kd.shards[i].m = make(map[K]*key[K])
 	}
-	p.keyed.mu.Lock()
-	p.keyed.ls = append(p.keyed.ls, kd)
-	p.keyed.mu.Unlock()
+	p.keyed.add(kd)
 	return kd, nil
 }
 
@@ -597,13 +598,20 @@ type keyedLayer interface {
 	gauges() (keys, waiting int)
 }
 
-// keyedLayers is the Keyed built on a pool.
-type keyedLayers struct {
+// layers are the front-ends built on a pool (its Keyed, or its
+// Schedulers), which its Stats and ShutdownNow visit.
+type layers[L any] struct {
 	mu sync.Mutex
-	ls []keyedLayer
+	ls []L
 }
 
-func (l *keyedLayers) all() []keyedLayer {
+func (l *layers[L]) add(x L) {
+	l.mu.Lock()
+	l.ls = append(l.ls, x)
+	l.mu.Unlock()
+}
+
+func (l *layers[L]) all() []L {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.ls

@@ -14,13 +14,15 @@ import (
 // ErrInvalidOption.
 type Option func(*config) error
 
-// config is what the options build: the engine's configuration, and a
-// Keyed's budget (its queue size is QueueSize, its lack of bound
-// Unbounded).
+// config is what the options build: the engine's configuration, a
+// Keyed's budget and a Scheduler's max wait (their queue size is
+// QueueSize, their lack of bound Unbounded).
 type config struct {
 	engine.Config
-	budget   int    // WithBudget's, for NewKeyed; 0: not given
-	poolOnly string // the last option given that configures a pool only, for NewKeyed's error
+	budget    int           // WithBudget's, for NewKeyed; 0: not given
+	maxWait   time.Duration // WithMaxWait's, for NewScheduler; 0: no limit
+	poolOnly  string        // the last option given that configures a pool only, for NewKeyed's and NewScheduler's error
+	schedOnly string        // the last option given that configures a Scheduler only, for New's and NewKeyed's error
 }
 
 // The defaults, written in the options that change them, and the bound

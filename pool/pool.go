@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/engine"
@@ -20,8 +21,9 @@ import (
 // next task. A task that calls runtime.Goexit ends its worker goroutine,
 // and a new one takes its place. Either way the pool keeps its capacity.
 type Pool struct {
-	e     engine.Engine[func()]
-	keyed keyedLayers
+	e      engine.Engine[func()]
+	keyed  layers[keyedLayer]
+	scheds layers[*Scheduler]
 }
 
 func callTask(f func()) { f() }
@@ -49,6 +51,9 @@ func prepare(size int, opts []Option) (engine.Config, error) {
 	}
 	if err == nil && c.budget != 0 {
 		err = invalid("WithBudget configures a Keyed (NewKeyed), not a pool")
+	}
+	if err == nil && c.schedOnly != "" {
+		err = invalid("%s configures a Scheduler (NewScheduler), not a pool", c.schedOnly)
 	}
 	return c.Config, err
 }
@@ -120,6 +125,9 @@ func (p *Pool) Stats() Stats {
 		s.Keys += keys
 		s.KeyedWaiting += waiting
 	}
+	for _, sc := range p.scheds.all() {
+		sc.addStats(&s)
+	}
 	return s
 }
 
@@ -183,9 +191,24 @@ func shutdown[E any](e *engine.Engine[E], ctx context.Context) error {
 // the plain tasks: calling it runs the key's waiting tasks in their order,
 // once the key's running task, if any, has returned. If one of them
 // panics, the panic reaches the caller, and calling the function again
-// runs the rest.
+// runs the rest. The waiting tasks of a Scheduler on the pool come back
+// last, one function each, in the order the scheduler would have started
+// them; their contexts and WithMaxWait no longer apply.
 func (p *Pool) ShutdownNow() []func() {
 	_, units := p.e.CloseNow()
+	scheds := p.scheds.all()
+	tickets := make([]int, len(scheds))
+	if len(scheds) > 0 {
+		units = slices.DeleteFunc(units, func(u func()) bool {
+			for i, s := range scheds {
+				if funcID(u) == funcID(s.ticket) {
+					tickets[i]++
+					return true
+				}
+			}
+			return false
+		})
+	}
 	if ls := p.keyed.all(); len(ls) > 0 {
 		back := make(map[unsafe.Pointer]bool, len(units))
 		for _, u := range units {
@@ -194,6 +217,9 @@ func (p *Pool) ShutdownNow() []func() {
 		for _, kd := range ls {
 			units = append(units, kd.handBack(back)...)
 		}
+	}
+	for i, s := range scheds {
+		units = append(units, s.handBack(tickets[i])...)
 	}
 	return units
 }

@@ -44,6 +44,9 @@ func (o *order) add(name string) {
 	o.mu.Unlock()
 }
 
+// task returns a task that adds name.
+func (o *order) task(name string) func() { return func() { o.add(name) } }
+
 func (o *order) get() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()

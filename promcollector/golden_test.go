@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -37,6 +38,8 @@ var goldenMetrics = []string{
 	"poolkit_pool_rejected_tasks_total",
 	"poolkit_pool_panicked_tasks_total",
 	"poolkit_pool_returned_tasks_total",
+	"poolkit_pool_expired_tasks_total",
+	"poolkit_pool_shed_tasks_total",
 	"poolkit_pool_resizes_total",
 
 	"poolkit_autoscaler_target_workers",
@@ -69,6 +72,7 @@ func TestGolden(t *testing.T) {
 	c := promcollector.New()
 	goldenPool(t, c)
 	goldenKeyed(t, c)
+	goldenScheduled(t, c)
 	goldenActors(t, c)
 
 	if *update {
@@ -195,6 +199,47 @@ func goldenKeyed(t *testing.T, c *promcollector.Collector) {
 		}
 	}
 	if err := c.WatchPool("keyed", p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goldenScheduled leaves a pool "scheduled" of 1 worker, busy, with a
+// Scheduler of 2 places: a class-0 task was shed for a class-1 one, a
+// class-1 task expired (its context was cancelled), and a class-0 task
+// was refused; 1 scheduled task waits. The test's end releases it.
+func goldenScheduled(t *testing.T, c *promcollector.Collector) {
+	t.Helper()
+	p := newPool(t, 1)
+	s, err := pool.NewScheduler(p, pool.WithQueueSize(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate, started := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(gate) })
+	if err := p.Submit(context.Background(), func() { close(started); <-gate }); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	for _, sub := range []struct {
+		ctx   context.Context
+		class pool.Class
+		want  error
+	}{
+		{context.Background(), 0, nil},          // waits
+		{ctx, 1, nil},                           // waits, then expires
+		{context.Background(), 1, nil},          // sheds the first
+		{context.Background(), 0, pool.ErrShed}, // refused
+	} {
+		if err := s.Submit(sub.ctx, sub.class, func() {}); !errors.Is(err, sub.want) {
+			t.Fatalf("Submit(class %d) = %v, want %v", sub.class, err, sub.want)
+		}
+	}
+	cancel()
+	for p.Stats().Expired == 0 {
+		runtime.Gosched()
+	}
+	if err := c.WatchPool("scheduled", p); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -18,6 +18,7 @@ type Stats struct {
 	Submitted, Completed                                        uint64
 	Rejected, RejectedOverload, RejectedClosed, RejectedContext uint64
 	Panicked, Returned, Resizes                                 uint64
+	Expired, Shed                                               uint64 // package pool's Scheduler fills them
 
 	Wait, Service timing.Histogram
 }

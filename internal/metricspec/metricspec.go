@@ -106,6 +106,8 @@ var (
 		"Refused submissions, by reason: overload, closed or context."), "reason")
 	PoolPanicked = counter("poolkit_pool_panicked_tasks_total", "poolkit.pool.panicked_tasks", "{task}", "Tasks that panicked; they are counted as completed too.")
 	PoolReturned = counter("poolkit_pool_returned_tasks_total", "poolkit.pool.returned_tasks", "{task}", "Accepted tasks handed back unrun by ShutdownNow.")
+	PoolExpired  = counter("poolkit_pool_expired_tasks_total", "poolkit.pool.expired_tasks", "{task}", "Scheduled tasks that never started: their context ended, or their wait passed the max wait, first; counted as completed too.")
+	PoolShed     = counter("poolkit_pool_shed_tasks_total", "poolkit.pool.shed_tasks", "{task}", "Scheduled tasks given up for a more urgent one when the pool was full; counted as completed too.")
 	PoolResizes  = counter("poolkit_pool_resizes_total", "poolkit.pool.resizes", "{resize}", "Resize and Tune calls that changed the capacity.")
 	PoolWait     = histogram("poolkit_pool_task_wait_seconds", "poolkit.pool.task_wait", "Queue wait of tasks: acceptance to start.")
 	PoolService  = histogram("poolkit_pool_task_duration_seconds", "poolkit.pool.task_duration", "Service time of tasks: start to end.")
@@ -149,7 +151,7 @@ var (
 // The subjects, with their metrics in a fixed order.
 var (
 	Pool = Subject{Label: "pool", Metrics: []*Metric{PoolCapacity, PoolWorkers, PoolIdle, PoolRunning, PoolWaiting,
-		PoolKeys, PoolKeyed, PoolSubmitted, PoolCompleted, PoolRejected, PoolPanicked, PoolReturned, PoolResizes, PoolWait, PoolService}}
+		PoolKeys, PoolKeyed, PoolSubmitted, PoolCompleted, PoolRejected, PoolPanicked, PoolReturned, PoolExpired, PoolShed, PoolResizes, PoolWait, PoolService}}
 	Autoscaler = Subject{Label: "pool", Metrics: []*Metric{AutoTarget, AutoMin, AutoMax, AutoKnee, AutoDecisions, AutoResizes}}
 	System     = Subject{Label: "system", Metrics: []*Metric{ActorWorkers, ActorLive, ActorMailbox, ActorSpawned, ActorStopped,
 		ActorDeadLetters, ActorRefused, ActorPanics, ActorRestarts}}
@@ -180,6 +182,8 @@ func ReadPool(p PoolSource, emit Emit) {
 	emit(PoolRejected, "context", float64(s.RejectedContext), nil)
 	emit(PoolPanicked, "", float64(s.Panicked), nil)
 	emit(PoolReturned, "", float64(s.Returned), nil)
+	emit(PoolExpired, "", float64(s.Expired), nil)
+	emit(PoolShed, "", float64(s.Shed), nil)
 	emit(PoolResizes, "", float64(s.Resizes), nil)
 	emit(PoolWait, "", 0, &s.Wait)
 	emit(PoolService, "", 0, &s.Service)
