@@ -25,9 +25,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -239,11 +241,32 @@ func suite(dir string, timeout time.Duration, args []string) (bool, string) {
 	cmd := exec.CommandContext(ctx, "go", append([]string{"test", testTimeout}, args...)...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 10 * time.Second
+	kept := rapidCases(dir)
 	out, err := cmd.CombinedOutput()
+	// rapid keeps a failing case in testdata/rapid and replays it first
+	// in the next run: left there, the case a mutant failed would fail the
+	// next mutant's run too, and hide which test catches that one.
+	for _, f := range rapidCases(dir) {
+		if !slices.Contains(kept, f) {
+			_ = os.Remove(f)
+		}
+	}
 	if ctx.Err() != nil {
 		return false, "timed out (a hang)\n" + string(out)
 	}
 	return err == nil, string(out)
+}
+
+// rapidCases lists the failing cases rapid keeps under dir.
+func rapidCases(dir string) []string {
+	var cases []string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".fail") && strings.Contains(filepath.ToSlash(path), "/testdata/rapid/") {
+			cases = append(cases, path)
+		}
+		return nil
+	})
+	return cases
 }
 
 // firstFailure names what killed a mutant: the first failing test, or the
