@@ -41,7 +41,11 @@ import (
 //     arriving task takes the place of the newest waiting task of the
 //     lowest class below its own, which is shed: its Future reports
 //     ErrShed. With no lower class waiting, the arriving task is refused
-//     with ErrShed.
+//     with ErrShed. Under WithMaxWait an arriving task is also refused
+//     with ErrShed while the wait objective is breached for its class: a
+//     task of its class or a higher one has expired for its wait within
+//     the last max wait, and tasks of those classes still wait. The
+//     lowest classes expire, and so are refused, first.
 //
 // The pool's contract holds for every task a Scheduler accepts: it runs
 // exactly once, or expires, or is shed, and is then counted in
@@ -64,6 +68,10 @@ type Scheduler struct {
 		passed   [numClasses]uint8
 		timer    *time.Timer // expires the oldest waiting tasks under WithMaxWait
 		armed    bool        // timer is set to go off
+		// breached[c] is when a task of class c last expired for its
+		// wait (WithMaxWait): the wait objective is breached for c
+		// within maxWait of it.
+		breached [numClasses]time.Time
 	}
 	// The pool's counters count tickets, which Stats makes counts of
 	// tasks. reused counts tasks accepted on a ticket that another task
@@ -262,12 +270,14 @@ func (s *Scheduler) submit(ctx context.Context, c Class, run func(), report func
 		return e.Reject(err)
 	}
 	t := &schedTask{run: run, report: report, class: c}
+	var now time.Time
 	if s.maxWait > 0 {
-		t.deadline = time.Now().Add(s.maxWait)
+		now = time.Now()
+		t.deadline = now.Add(s.maxWait)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.admitLocked(t); err != nil {
+	if err := s.admitLocked(t, now); err != nil {
 		return err
 	}
 	if ctx.Done() != nil {
@@ -279,11 +289,17 @@ func (s *Scheduler) submit(ctx context.Context, c Class, run func(), report func
 
 // admitLocked queues t on a ticket of its own: a ticket another task
 // left, or a new one the pool accepts at once; or, the pool full, in the
-// place of a less urgent task, which is shed. Requires s.mu.
-func (s *Scheduler) admitLocked(t *schedTask) error {
+// place of a less urgent task, which is shed. It refuses t while the
+// wait objective is breached for t's class (breachedLocked). now is the
+// time of the submission under WithMaxWait. Requires s.mu.
+func (s *Scheduler) admitLocked(t *schedTask, now time.Time) error {
 	e := &s.p.e
 	if e.Closed() {
 		return e.Reject(ErrClosed)
+	}
+	if s.maxWait > 0 && s.breachedLocked(t.class, now) {
+		e.Reject(ErrOverload)
+		return ErrShed
 	}
 	if s.limit == 0 || s.mu.waiting < s.limit {
 		if s.mu.tickets > s.mu.waiting {
@@ -389,14 +405,35 @@ func (s *Scheduler) expire(t *schedTask, ctx context.Context) {
 // in each class they are the oldest. Requires s.mu.
 func (s *Scheduler) expireLocked(now time.Time) {
 	for m := s.mu.nonEmpty; m != 0; m &= m - 1 {
-		q := &s.mu.classes[bits.TrailingZeros8(m)]
+		c := bits.TrailingZeros8(m)
+		q := &s.mu.classes[c]
 		for q.head != nil && !now.Before(q.head.deadline) {
 			t := q.head
 			s.removeLocked(t)
 			s.expired.Add(1)
+			s.mu.breached[c] = now
 			s.endLocked(t, ErrExpired)
 		}
 	}
+}
+
+// breachedLocked reports whether a task of class c arriving now would
+// join a standing queue that is not being served within WithMaxWait: a
+// task of class c or above has expired for its wait within the last
+// maxWait, and tasks of class c or above still wait. Such an arrival is
+// refused at once (ErrShed) rather than left to expire: the lowest
+// classes, whose tasks expire first, are refused first, and a class
+// whose queue has drained is admitted again. Requires s.mu.
+func (s *Scheduler) breachedLocked(c Class, now time.Time) bool {
+	if s.mu.nonEmpty>>c == 0 {
+		return false
+	}
+	for h := c; h < numClasses; h++ {
+		if at := s.mu.breached[h]; !at.IsZero() && now.Sub(at) < s.maxWait {
+			return true
+		}
+	}
+	return false
 }
 
 // timeUp is the WithMaxWait timer: it expires the tasks whose wait has

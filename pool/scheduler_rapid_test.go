@@ -128,7 +128,7 @@ func TestSchedulerModel(t *testing.T) {
 			rt.Fatal(err)
 		}
 		started := make(chan int)
-		next := make(chan struct{})
+		next := make(chan struct{}) // closed at the end: every task still to run returns at once
 		defer func() {
 			close(next)
 			if err := shutdownWithin(p, failBound); err != nil {
@@ -152,8 +152,11 @@ func TestSchedulerModel(t *testing.T) {
 				id, c := len(futures), rapid.IntRange(0, 2).Draw(rt, "class")
 				ctx, cancel := context.WithCancel(bg)
 				f, err := pool.Schedule(ctx, s, pool.Class(c), func() (int, error) {
-					started <- id
-					<-next
+					select {
+					case started <- id:
+						<-next
+					case <-next: // the test has ended (a failure): nobody reads started
+					}
 					return id, nil
 				})
 				wasIdle := !m.busy

@@ -245,6 +245,62 @@ func TestSchedulerMaxWaitAtStart(t *testing.T) {
 	}
 }
 
+// TestSchedulerShedsOnBreach: PRI-11. Under WithMaxWait, once a task of a
+// class has expired for its wait while others still wait, arrivals of that
+// class and lower ones are refused with ErrShed for one max wait, and
+// higher classes are not; a class is admitted again once that has passed.
+func TestSchedulerShedsOnBreach(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1)
+		s := mustScheduler(t, p, pool.WithMaxWait(10*time.Millisecond))
+		release := blocked(t, p)
+		submit := func(c pool.Class) error { return s.Submit(bg, c, func() {}) }
+		if err := submit(0); err != nil { // expires at 10 ms
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+		if err := submit(0); err != nil { // still waiting at 10 ms: a standing queue
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+		synctest.Wait()
+		if st := p.Stats(); st.Expired != 1 {
+			t.Fatalf("Expired = %d at 10 ms, want 1", st.Expired)
+		}
+		if err := submit(0); !errors.Is(err, pool.ErrShed) {
+			t.Errorf("class 0 while its wait objective is breached: %v, want ErrShed", err)
+		}
+		for range 2 { // the second with a class-1 task waiting
+			if err := submit(1); err != nil {
+				t.Errorf("class 1 while only class 0's objective is breached: %v", err)
+			}
+		}
+		time.Sleep(5 * time.Millisecond) // the second class-0 task expires at 15 ms
+		synctest.Wait()
+		if err := submit(0); !errors.Is(err, pool.ErrShed) {
+			t.Errorf("class 0 with class 1 waiting, 1 ms after a class-0 expiry: %v, want ErrShed", err)
+		}
+		time.Sleep(10 * time.Millisecond) // 25 ms: the class-1 tasks have expired too, at 20 ms
+		synctest.Wait()
+		if err := submit(1); err != nil {
+			t.Errorf("class 1 within a max wait of its expiry, nothing waiting (the queue has drained): %v", err)
+		}
+		time.Sleep(11 * time.Millisecond) // no expiry for a max wait: admitted again
+		synctest.Wait()
+		if err := submit(0); err != nil {
+			t.Errorf("class 0 a max wait after the last expiry: %v", err)
+		}
+		st := p.Stats()
+		if st.RejectedOverload < 2 {
+			t.Errorf("refusals on a breached objective not counted as overload: %+v", st)
+		}
+		release()
+		if err := p.Shutdown(bg); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // TestSchedulerSheds: PRI-5. When the pool is full, an arrival takes the
 // place of the newest waiting task of the lowest class below its own,
 // which is shed (its Future reports ErrShed); with no lower class waiting
