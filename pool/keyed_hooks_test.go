@@ -22,9 +22,14 @@ func TestBreakKeyIdle(t *testing.T) {
 		p := mustNew(t, capacity)
 		kd := mustKeyed[string](t, p)
 		paused, resume := pauseAt(t, "key-idle")
-		if err := kd.Submit(bg, "k", func() {}); err != nil {
+		// The first task ends only once its Submit has returned: a turn
+		// that empties its queue before its admitter has seen the outcome
+		// leaves the key to the admitter and never reaches key-idle.
+		admitted := make(chan struct{})
+		if err := kd.Submit(bg, "k", func() { <-admitted }); err != nil {
 			t.Fatal(err)
 		}
+		close(admitted)
 		<-paused
 		ran := make(chan struct{})
 		if err := kd.Submit(bg, "k", func() { close(ran) }); err != nil {
