@@ -118,8 +118,12 @@ func TestServerRestartMidRun(t *testing.T) {
 	mu.Lock()
 	stopServer(cur)
 	mu.Unlock()
-	// Down long enough for several pulls to fail.
+	// Down long enough for several pulls to be tried, and until one has
+	// failed: the pull the outage cuts short fails, while one sent during
+	// it usually just expires (the client buffers its request), so a
+	// failure is counted a little after the stop, not at a fixed time.
 	time.Sleep(300 * time.Millisecond)
+	waitFor(t, 10*time.Second, "a failed pull counted during the outage", func() bool { return r.Stats().FetchErrors > 0 })
 	select {
 	case err := <-done:
 		t.Fatalf("Run returned during the outage: %v", err)
