@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 // Future is the pending result of a task submitted with SubmitResult or
@@ -13,6 +14,13 @@ type Future[T any] struct {
 	done chan struct{}
 	val  T
 	err  error
+	fn   func() (T, error)
+
+	// A task of SubmitResult whose ctx can end (F1, F2). ctx is set
+	// before the Future is published and never changes.
+	ctx   context.Context
+	state atomic.Uint32
+	watch atomic.Pointer[func() bool] // the watch Done set on ctx, if any: it removes it
 }
 
 // PanicError is the error a Future or a Group reports for a task that
@@ -27,6 +35,21 @@ func (e *PanicError) Error() string { return fmt.Sprintf("pool: task panicked: %
 // SubmitResult submits fn to p, as Submit does, and returns a Future
 // for its result. When the submission fails, the error is returned, fn
 // never runs and the Future is nil.
+//
+// ctx bounds the task's whole wait, for room and then for a worker: if it
+// ends before a worker starts the task, the task never starts, and its
+// Future reports ctx.Err(), from the moment ctx ends for a Wait in
+// progress or a channel from Done. The task is then counted in
+// Stats.Expired; the place it held in the queue is passed over by the
+// next worker to reach it (and counted in Completed then, as a task that
+// ended without running). Once the task has started, ctx no longer
+// applies to it. A task that ShutdownNow hands back keeps its ctx: the
+// function it hands back runs fn only if ctx has not ended.
+//
+// Watching ctx costs nothing at submission: the Future looks at ctx when
+// it is waited for, and Done sets a watch on ctx (context.AfterFunc) for
+// as long as the task waits. A Future nobody looks at expires when a
+// worker reaches its task, and is counted then.
 func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*Future[T], error) {
 	if fn == nil {
 		return nil, ErrNilTask
@@ -34,23 +57,99 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 	if p == nil {
 		return nil, errNilPool
 	}
-	f, run := newFuture(p, fn)
-	if err := p.Submit(ctx, run); err != nil {
+	f := newFuture(p, fn)
+	if ctx == nil || ctx.Done() == nil { // a ctx that never ends: nothing to look at
+		if err := p.Submit(ctx, f.run); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	f.ctx = ctx
+	if err := p.Submit(ctx, f.startWatched); err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil { // it ended while the pool accepted the task
+		f.expire()
 	}
 	return f, nil
 }
 
-// newFuture returns a Future for fn's result on p, and the task that runs
-// fn and fills the Future; a task that never runs fills it with finish.
-func newFuture[T any](p *Pool, fn func() (T, error)) (*Future[T], func()) {
-	f := &Future[T]{p: p, done: make(chan struct{})}
-	return f, func() {
-		guarded(func() (err error) {
-			f.val, err = fn()
-			return err
-		}, f.finish)
+// F1. A task of SubmitResult whose ctx can end is futureQueued until
+// exactly one of two moves, each a CAS, takes it out: to futureStarted,
+// by its task when a worker starts it with ctx live, or to futureExpired,
+// by whichever first sees ctx ended (the task itself, a Wait, Done's
+// watch, or its submitter right after the pool accepted it). So the task
+// runs at most once, the Future is finished once, and the expiry is
+// counted once; the task's place in the queue, passed over later, is
+// counted in Stats only as stale.
+//
+// F2. Done's watch is removed once the task has started or expired: the
+// task (after its CAS) and expire load watch, Done stores it and then
+// loads state. With both orders sequentially consistent, one of the two
+// sees the other's write, and removes the watch (removing it twice does
+// nothing).
+const (
+	futureQueued uint32 = iota
+	futureStarted
+	futureExpired
+)
+
+// startWatched is the task of a Future whose ctx can end: it runs fn
+// unless ctx has ended first.
+func (f *Future[T]) startWatched() {
+	if f.ctx.Err() == nil && f.state.CompareAndSwap(futureQueued, futureStarted) {
+		f.unwatch()
+		f.run()
+		return
 	}
+	f.expire() // nothing if it has expired already
+	f.p.stale.Add(-1)
+}
+
+// expire gives up the task, whose ctx has ended, unless it has started.
+func (f *Future[T]) expire() {
+	if f.state.CompareAndSwap(futureQueued, futureExpired) {
+		f.p.stale.Add(1)
+		f.p.expired.Add(1)
+		f.fn = nil // the task never runs: nothing reads it again
+		f.finish(f.ctx.Err())
+		f.unwatch()
+	}
+}
+
+// watchCtx makes the end of ctx expire the task at that moment (F2).
+func (f *Future[T]) watchCtx() {
+	stop := context.AfterFunc(f.ctx, f.expire)
+	if !f.watch.CompareAndSwap(nil, &stop) {
+		stop() // another Done set one first
+		return
+	}
+	if f.state.Load() != futureQueued {
+		stop()
+	}
+}
+
+// unwatch removes Done's watch, if it set one (F2).
+func (f *Future[T]) unwatch() {
+	if stop := f.watch.Load(); stop != nil {
+		(*stop)()
+	}
+}
+
+// newFuture returns a Future for fn's result on p. Its task is f.run; a
+// task that never runs fills it with finish.
+func newFuture[T any](p *Pool, fn func() (T, error)) *Future[T] {
+	return &Future[T]{p: p, done: make(chan struct{}), fn: fn}
+}
+
+// run runs fn and fills the Future with its outcome.
+func (f *Future[T]) run() {
+	fn := f.fn
+	f.fn = nil // the Future may outlive the task by far: it does not keep fn's captures
+	guarded(func() (err error) {
+		f.val, err = fn()
+		return err
+	}, f.finish)
 }
 
 // finish records the task's outcome and releases the waiters; it is
@@ -60,12 +159,20 @@ func (f *Future[T]) finish(err error) {
 	close(f.done)
 }
 
-// Done returns a channel that is closed when the task has finished. A
+// Done returns a channel that is closed when the task has finished, or,
+// for a task of SubmitResult, when its ctx ends before it starts. A
 // Future not made by SubmitResult has no task: its channel is closed, and
 // its Wait returns an error.
 func (f *Future[T]) Done() <-chan struct{} {
 	if f.done == nil {
 		return closedChan
+	}
+	if f.ctx != nil && f.state.Load() == futureQueued && f.watch.Load() == nil {
+		if f.ctx.Err() != nil {
+			f.expire()
+		} else {
+			f.watchCtx()
+		}
 	}
 	return f.done
 }
@@ -94,17 +201,29 @@ func (f *Future[T]) Wait(ctx context.Context) (T, error) {
 	if f.p == nil {
 		return zero, errNilPool
 	}
+	if f.ctx != nil && f.ctx.Err() != nil {
+		f.expire() // nothing if the task has started
+	}
 	select {
 	case <-f.done:
 		return f.val, f.err
 	default:
 	}
 	f.p.e.HelpCaller(f.done, ctx.Done())
-	select {
-	case <-f.done:
-		return f.val, f.err
-	case <-ctx.Done():
-		return zero, ctx.Err()
+	var expiry <-chan struct{} // the end of the task's own ctx, while it waits
+	if f.ctx != nil && f.state.Load() == futureQueued {
+		expiry = f.ctx.Done()
+	}
+	for {
+		select {
+		case <-f.done:
+			return f.val, f.err
+		case <-ctx.Done():
+			return zero, ctx.Err()
+		case <-expiry:
+			f.expire() // it finishes the Future, unless the task has started: then wait on
+			expiry = nil
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/engine"
@@ -24,6 +25,11 @@ type Pool struct {
 	e      engine.Engine[func()]
 	keyed  layers[keyedLayer]
 	scheds layers[*Scheduler]
+	// expired counts the tasks of SubmitResult that expired (F1); stale
+	// those of them whose place in the queue no worker has passed yet,
+	// which Stats does not count as waiting.
+	expired atomic.Uint64
+	stale   atomic.Int64
 }
 
 func callTask(f func()) { f() }
@@ -128,6 +134,8 @@ func (p *Pool) Stats() Stats {
 	for _, sc := range p.scheds.all() {
 		sc.addStats(&s)
 	}
+	s.Waiting = max(0, s.Waiting-int(p.stale.Load()))
+	s.Expired += p.expired.Load()
 	return s
 }
 

@@ -248,8 +248,8 @@ func Schedule[T any](ctx context.Context, s *Scheduler, c Class, fn func() (T, e
 	if s == nil {
 		return nil, errNilScheduler
 	}
-	f, run := newFuture(s.p, fn)
-	if err := s.submit(ctx, c, run, f.finish); err != nil {
+	f := newFuture(s.p, fn)
+	if err := s.submit(ctx, c, f.run, f.finish); err != nil {
 		return nil, err
 	}
 	return f, nil

@@ -580,71 +580,14 @@ func newKeyedErr(p *pool.Pool, opts ...pool.Option) error {
 func TestSchedulerExactlyOnce(t *testing.T) {
 	p := mustNew(t, 2, pool.WithQueueSize(8), pool.WithPanicHandler(func(any) {}))
 	s := mustScheduler(t, p, pool.WithMaxWait(2*time.Millisecond))
-	const producers, each = 4, 300
-	var runs [producers][each]atomic.Int32
-	var outcomes sync.Map
-	var wg sync.WaitGroup
-	var refused atomic.Int64
-	for pr := range producers {
-		wg.Go(func() {
-			for i := range each {
-				ctx, cancel := context.WithCancel(bg)
-				if i%5 == 0 {
-					cancel()
-				}
-				if i%7 == 0 {
-					ctx, cancel = context.WithTimeout(bg, time.Duration(i%3)*100*time.Microsecond)
-				}
-				f, err := pool.Schedule(ctx, s, pool.Class(i%3), func() (int, error) {
-					runs[pr][i].Add(1)
-					if i%11 == 0 {
-						runtime.Gosched()
-					}
-					return i, nil
-				})
-				if i%5 == 3 {
-					cancel()
-				}
-				if err != nil {
-					refused.Add(1)
-					cancel()
-					continue
-				}
-				outcomes.Store([2]int{pr, i}, f)
-				if i%50 == 0 {
-					_ = p.Resize(1 + i%3)
-				}
-				defer cancel()
-			}
-		})
-	}
-	wg.Wait()
-	if err := shutdownWithin(p, failBound); err != nil {
-		t.Fatal(err)
-	}
-	var ranN, endedN uint64
-	outcomes.Range(func(k, v any) bool {
-		id := k.([2]int)
-		_, err := v.(*pool.Future[int]).Wait(bg)
-		n := runs[id[0]][id[1]].Load()
-		switch {
-		case err == nil && n == 1:
-			ranN++
-		case err != nil && n == 0:
-			endedN++
-			if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, pool.ErrShed) {
-				t.Errorf("task %v ended with %v", id, err)
-			}
-		default:
-			t.Errorf("task %v: ran %d times, reported %v", id, n, err)
-		}
-		return true
-	})
+	ranN, endedN, refused := underContention(t, p, func(ctx context.Context, i int, fn func() (int, error)) (*pool.Future[int], error) {
+		return pool.Schedule(ctx, s, pool.Class(i%3), fn)
+	}, context.Canceled, context.DeadlineExceeded, pool.ErrShed)
 	st := p.Stats()
 	if st.Expired+st.Shed != endedN || st.Submitted != st.Completed || st.Submitted != ranN+endedN {
 		t.Errorf("ran %d, ended %d; stats %+v", ranN, endedN, st)
 	}
-	if refused.Load() != int64(st.Rejected) {
-		t.Errorf("%d refused, stats count %d", refused.Load(), st.Rejected)
+	if refused != st.Rejected {
+		t.Errorf("%d refused, stats count %d", refused, st.Rejected)
 	}
 }

@@ -56,15 +56,18 @@ type Stats struct {
 	Returned uint64
 	// Resizes counts the Resize calls that changed the capacity.
 	Resizes uint64
-	// Expired counts tasks of the pool's Schedulers that never started
-	// because their context ended, or their wait passed WithMaxWait,
-	// first; Shed counts those given up for a more urgent task when the
-	// pool was full. Both are counted in Completed too, as tasks that
-	// ended without running, once the pool's queue has moved past the
-	// place they held in it (their ticket: see Scheduler). A task refused
+	// Expired counts tasks of SubmitResult and of the pool's Schedulers
+	// that never started because their context ended, or their wait
+	// passed WithMaxWait, first; Shed counts those given up for a more
+	// urgent task when the pool was full. Both are counted in Completed
+	// too, as tasks that ended without running, once the pool's queue has
+	// moved past the place they held in it (for a Scheduler, their
+	// ticket), and are not counted in Waiting meanwhile. A task refused
 	// with ErrShed was never accepted: it is counted in RejectedOverload.
 	// ShutdownNow corrects Completed and Returned once, to count the
-	// scheduled tasks it handed back rather than their tickets.
+	// scheduled tasks it handed back rather than their tickets; it hands
+	// back the place of an expired task of SubmitResult as a function
+	// that does nothing, counted in Returned.
 	Expired, Shed uint64
 
 	// Wait and Service are the pool's timings, recorded only under

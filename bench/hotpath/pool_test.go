@@ -93,6 +93,44 @@ func BenchmarkInvoke(b *testing.B) {
 	b.StopTimer()
 }
 
+// BenchmarkSubmitResult: one submitter, tasks of about 100 ns with a
+// Future each, 8 workers; the submitter waits for every 64th Future, as a
+// caller that gathers results in batches does. ctx=background passes a
+// context that is never done; ctx=cancelable a request's, which can end,
+// so that the pool watches it while the task waits.
+func BenchmarkSubmitResult(b *testing.B) {
+	cancelable, cancel := context.WithCancel(ctx)
+	b.Cleanup(cancel)
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"ctx=background", ctx}, {"ctx=cancelable", cancelable}} {
+		b.Run(c.name, func(b *testing.B) {
+			p := newPool(b)
+			fn := func() (int, error) { tinyWork(); return 1, nil }
+			futures := make([]*pool.Future[int], 0, 64)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				f, err := pool.SubmitResult(c.ctx, p, fn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				futures = append(futures, f)
+				if len(futures) == cap(futures) || i == b.N-1 {
+					for _, f := range futures {
+						if _, err := f.Wait(c.ctx); err != nil {
+							b.Fatal(err)
+						}
+					}
+					futures = futures[:0]
+				}
+			}
+			b.StopTimer()
+		})
+	}
+}
+
 // BenchmarkSubmitParallel: GOMAXPROCS goroutines submit tiny tasks to one
 // pool of 8 workers.
 func BenchmarkSubmitParallel(b *testing.B) {

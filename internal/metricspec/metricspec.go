@@ -106,7 +106,7 @@ var (
 		"Refused submissions, by reason: overload, closed or context."), "reason")
 	PoolPanicked = counter("poolkit_pool_panicked_tasks_total", "poolkit.pool.panicked_tasks", "{task}", "Tasks that panicked; they are counted as completed too.")
 	PoolReturned = counter("poolkit_pool_returned_tasks_total", "poolkit.pool.returned_tasks", "{task}", "Accepted tasks handed back unrun by ShutdownNow.")
-	PoolExpired  = counter("poolkit_pool_expired_tasks_total", "poolkit.pool.expired_tasks", "{task}", "Scheduled tasks that never started: their context ended, or their wait passed the max wait, first; counted as completed too.")
+	PoolExpired  = counter("poolkit_pool_expired_tasks_total", "poolkit.pool.expired_tasks", "{task}", "Tasks with a future or a scheduler that never started: their context ended, or their wait passed the max wait, first; counted as completed too.")
 	PoolShed     = counter("poolkit_pool_shed_tasks_total", "poolkit.pool.shed_tasks", "{task}", "Scheduled tasks given up for a more urgent one when the pool was full; counted as completed too.")
 	PoolResizes  = counter("poolkit_pool_resizes_total", "poolkit.pool.resizes", "{resize}", "Resize and Tune calls that changed the capacity.")
 	PoolWait     = histogram("poolkit_pool_task_wait_seconds", "poolkit.pool.task_wait", "Queue wait of tasks: acceptance to start.")
