@@ -45,6 +45,26 @@ func pauseAt(t *testing.T, point string) (paused <-chan struct{}, resume func())
 	}
 }
 
+// shutdownNowWhileHeld calls ShutdownNow on p once paused is closed (a
+// goroutine is held at a protocol point), then closes shut, so that a task
+// that starts from now on can tell, lets the held goroutine go and waits
+// for p to finish. ShutdownNow must hand back one function, for what: it
+// is returned, to be called.
+func shutdownNowWhileHeld(t *testing.T, p *pool.Pool, paused <-chan struct{}, resume func(), shut chan struct{}, what string) func() {
+	t.Helper()
+	<-paused
+	back := p.ShutdownNow()
+	close(shut)
+	resume()
+	if err := shutdownWithin(p, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 1 {
+		t.Fatalf("ShutdownNow handed back %d functions, want 1 for %s", len(back), what)
+	}
+	return back[0]
+}
+
 // TestBreakShrinkBetweenTasks: the worker that ran B is held as it starts
 // spinning, with its slot; Resize(1) and the submission of C happen while
 // it is held. Released, it takes C, and the capacity check that follows

@@ -104,17 +104,7 @@ func TestBreakKeyTurnBeforeShutdownNow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	<-paused
-	back := p.ShutdownNow()
-	close(shut)
-	resume()
-	if err := shutdownWithin(p, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != 1 {
-		t.Fatalf("ShutdownNow handed back %d functions, want 1 for the key", len(back))
-	}
-	back[0]()
+	shutdownNowWhileHeld(t, p, paused, resume, shut, "the key")()
 	if len(ran) != 3 || ran[0] != 0 || ran[2] != 2 {
 		t.Errorf("the handed-back function ran %v, want [0 1 2]", ran)
 	}

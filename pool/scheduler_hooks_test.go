@@ -109,17 +109,7 @@ func TestBreakSchedTakeBeforeShutdownNow(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	<-paused
-	back := p.ShutdownNow()
-	close(shut)
-	resume()
-	if err := shutdownWithin(p, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != 1 {
-		t.Fatalf("ShutdownNow handed back %d functions, want 1 for the task", len(back))
-	}
-	back[0]()
+	shutdownNowWhileHeld(t, p, paused, resume, shut, "the task")()
 	if ran != 1 {
 		t.Errorf("the task ran %d times, want 1", ran)
 	}
