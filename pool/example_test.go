@@ -106,6 +106,29 @@ func ExampleSubmitResult() {
 	// Output: computed <nil>
 }
 
+// A task of SubmitResult whose context ends while it waits for a worker
+// never starts: its caller has gone.
+func ExampleSubmitResult_canceled() {
+	p, _ := pool.New(1)
+	defer p.Close()
+	hold, started := make(chan struct{}), make(chan struct{})
+	_ = p.Submit(context.Background(), func() { close(started); <-hold })
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := pool.SubmitResult(ctx, p, func() (string, error) { return "too late", nil })
+	if err != nil {
+		panic(err)
+	}
+	cancel()
+	_, err = f.Wait(context.Background())
+	fmt.Println(err)
+	close(hold)
+	fmt.Println(p.Stats().Expired)
+	// Output:
+	// context canceled
+	// 1
+}
+
 func ExamplePool_ShutdownNow() {
 	ctx := context.Background()
 	p, _ := pool.New(1)
