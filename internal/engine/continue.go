@@ -46,6 +46,7 @@ func (e *Engine[E]) Continue(v E) error {
 	}
 	// W4, as a submitter's slow path: announce, then look again under mu;
 	// past a full ring, an overflow entry.
+	tally(tallyCounts)
 	e.waitersN.Add(1)
 	w, ok := e.admitLocked(u)
 	if !ok {
@@ -67,6 +68,7 @@ func (e *Engine[E]) continueClosedLocked(u unit[E]) error {
 		pos = e.mu.front[n-1].pos + 1
 	}
 	e.mu.front = append(e.mu.front, queued[E]{pos: pos, u: u})
+	tally(tallyCounts)
 	e.frontN.Add(1)
 	e.mu.direct++ // never enters the ring: counted in Submitted here
 	return nil

@@ -7,7 +7,6 @@ package engine
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -277,7 +276,7 @@ type Engine[E any] struct {
 	// mu guards the fields in it and serialises the slow paths: starting
 	// and parking workers, blocked submitters, closing and reopening.
 	mu struct {
-		sync.Mutex
+		mutex
 		idle          idleStack[E] // parked workers
 		all           []*worker[E] // every live worker, for Stats
 		waiters       waitList[E]
@@ -357,23 +356,6 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 		e.spawnParkedLocked()
 	}
 	e.mu.Unlock()
-}
-
-// lock takes e.mu on the paths every task may cross (starting, parking
-// and admitting): a few tries, yielding between them, before it waits. The
-// critical sections are a few dozen instructions, so the holder is nearly
-// always about to let go: yielding lets it run if it shares our CPU, where
-// sync.Mutex, after a short spin, parks the caller on a semaphore and
-// costs a wake-up per contended acquisition (measured on the drop-in's
-// blocking Invoke at parallelism 1-100: 6-11% of a call, 2 cores).
-func (e *Engine[E]) lock() {
-	for range 4 {
-		if e.mu.TryLock() {
-			return
-		}
-		runtime.Gosched()
-	}
-	e.mu.Lock()
 }
 
 // hasWork reports whether a unit is at the front or in the queue (or being

@@ -33,6 +33,7 @@ func (e *Engine[E]) takeFront() (unit[E], uint64, bool) {
 	if len(e.mu.front) == 0 {
 		e.mu.front = nil
 	}
+	tally(tallyCounts)
 	e.frontN.Add(-1)
 	return q.u, q.pos, true
 }
@@ -54,6 +55,7 @@ func (e *Engine[E]) deferStart(t unit[E], pos uint64) {
 	e.mu.front = append(e.mu.front, queued[E]{})
 	copy(e.mu.front[i+1:], e.mu.front[i:])
 	e.mu.front[i] = queued[E]{pos: pos, u: t}
+	tally(tallyCounts)
 	e.frontN.Add(1)
 	hook(hkDeferred)
 	e.mu.Unlock()

@@ -45,6 +45,7 @@ func (g *gate) acquire() bool {
 			return false
 		}
 		hook(hkGateAcquire)
+		tally(tallyGate)
 		if g.w.CompareAndSwap(w, w+1) {
 			return true
 		}
@@ -60,6 +61,7 @@ func (g *gate) acquireDraining() bool {
 			return false
 		}
 		hook(hkGateAcquire)
+		tally(tallyGate)
 		if g.w.CompareAndSwap(w, w+1) {
 			return true
 		}
@@ -69,6 +71,7 @@ func (g *gate) acquireDraining() bool {
 // release gives back a slot the caller holds.
 func (g *gate) release() {
 	hook(hkGateRelease)
+	tally(tallyGate)
 	w := g.w.Add(^uint64(0))
 	if hooksOn {
 		invariant(gateHeld(w) != int(gateHeldMask), "a slot was given back that nobody held")
@@ -91,6 +94,7 @@ func (g *gate) releaseIfOver() bool {
 		if hooksOn {
 			invariant(gateHeld(w) > 0, "over capacity with no slot held")
 		}
+		tally(tallyGate)
 		if g.w.CompareAndSwap(w, w-1) {
 			return true
 		}
@@ -107,6 +111,7 @@ func (g *gate) setCap(n int) (old int, ok bool) {
 		}
 		nw := w&^(gateCapMask<<gateCapShift) | uint64(n)<<gateCapShift
 		hook(hkGateSetCap)
+		tally(tallyGate)
 		if g.w.CompareAndSwap(w, nw) {
 			return gateCap(w), true
 		}
@@ -116,8 +121,12 @@ func (g *gate) setCap(n int) (old int, ok bool) {
 // close sets the closed bit; it reports whether this call set it.
 func (g *gate) close() bool {
 	hook(hkGateClose)
+	tally(tallyGate)
 	return g.w.Or(gateClosed)&gateClosed == 0
 }
 
 // reopen clears the closed bit.
-func (g *gate) reopen() { g.w.And(^gateClosed) }
+func (g *gate) reopen() {
+	tally(tallyGate)
+	g.w.And(^gateClosed)
+}

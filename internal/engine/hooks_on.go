@@ -45,3 +45,36 @@ func suspendInterleaving() (restore func()) {
 	old := current.Swap(nil)
 	return func() { current.CompareAndSwap(nil, old) }
 }
+
+// tallies holds the counts of tally, one cache line each, while a count
+// is running.
+var tallies struct {
+	on atomic.Bool
+	n  [numTallies]struct {
+		atomic.Uint64
+		_ [56]byte
+	}
+}
+
+func tally(k tallyKind) {
+	if tallies.on.Load() {
+		tallies.n[k].Add(1)
+	}
+}
+
+// CountShared runs f with the shared-word counts on, and returns what f's
+// run added to each, by name (tally.go). Counts are global: run one count
+// at a time, with nothing else using an engine.
+func CountShared(f func()) map[string]uint64 {
+	for i := range tallies.n {
+		tallies.n[i].Store(0)
+	}
+	tallies.on.Store(true)
+	f()
+	tallies.on.Store(false)
+	m := make(map[string]uint64, numTallies)
+	for i := range tallies.n {
+		m[tallyKind(i).String()] = tallies.n[i].Load()
+	}
+	return m
+}

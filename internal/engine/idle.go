@@ -14,6 +14,7 @@ type idleStack[E any] struct {
 func (s *idleStack[E]) len() int { return len(s.ws) - s.base }
 
 func (s *idleStack[E]) push(w *worker[E]) {
+	tally(tallyIdle)
 	w.idleAt = len(s.ws)
 	s.ws = append(s.ws, w)
 }
@@ -24,6 +25,7 @@ func (s *idleStack[E]) bottom() *worker[E] { return s.ws[s.base] }
 
 // pop takes the most recently parked worker; the stack must not be empty.
 func (s *idleStack[E]) pop() *worker[E] {
+	tally(tallyIdle)
 	n := len(s.ws) - 1
 	w := s.ws[n]
 	s.ws[n] = nil

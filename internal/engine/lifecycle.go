@@ -122,6 +122,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 		for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 			if w.accepted {
 				e.mu.front = append(e.mu.front, queued[E]{pos: late, u: w.task})
+				tally(tallyCounts)
 				e.frontN.Add(1)
 				e.mu.direct++ // accepted, never to enter the ring: counted in Submitted here
 				late++
@@ -130,6 +131,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 			}
 			e.mu.waiters.finish(w, ErrClosed)
 			w.signal()
+			tally(tallyCounts)
 			e.waitersN.Add(-1)
 		}
 		if mode == keepQueued {
@@ -171,6 +173,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 		for _, q := range e.mu.front[i:] {
 			out = append(out, q.u.v)
 		}
+		tally(tallyCounts)
 		e.frontN.Add(-int64(len(e.mu.front)))
 		e.mu.front = nil
 		e.returned.Add(uint64(len(out)))

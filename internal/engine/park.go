@@ -61,6 +61,7 @@ func (e *Engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 func (e *Engine[E]) recheck() bool {
 	hook(hkRecheck)
 	if e.hasWork() && e.gate.acquireDraining() {
+		tally(tallySpinning)
 		e.spinning.Add(1)
 		return true
 	}

@@ -90,6 +90,7 @@ func (q *queue[E]) push(v E) bool {
 		seq := s.seq.Load()
 		switch d := int64(seq - pos); {
 		case d == 0:
+			tally(tallyTail)
 			if q.tail.CompareAndSwap(pos, pos+1) {
 				hook(hkQueuePushClaim)
 				s.val = v
@@ -126,6 +127,7 @@ func (q *queue[E]) take() (E, uint64, bool) {
 		seq := s.seq.Load()
 		switch d := int64(seq - (pos + 1)); {
 		case d == 0:
+			tally(tallyHead)
 			if q.head.CompareAndSwap(pos, pos+1) {
 				hook(hkQueuePopClaim)
 				v := s.val
@@ -186,6 +188,7 @@ func (q *queue[E]) popSealed() (E, bool) {
 			var zero E
 			return zero, false
 		}
+		tally(tallyYield)
 		runtime.Gosched()
 	}
 }

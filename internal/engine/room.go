@@ -42,8 +42,9 @@ func (e *Engine[E]) WaitRoom(ctx context.Context) (int, error) {
 	if n, err := e.roomNow(); n > 0 || err != nil {
 		return n, err
 	}
+	tally(tallyCounts)
 	e.roomN.Add(1)
-	defer e.roomN.Add(-1)
+	defer func() { tally(tallyCounts); e.roomN.Add(-1) }()
 	for {
 		e.mu.Lock()
 		n, err := e.roomNow()

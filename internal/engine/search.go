@@ -83,6 +83,7 @@ func (e *Engine[E]) stopSearching(w *worker[E]) {
 		return
 	}
 	w.searching = false
+	tally(tallySpinning)
 	e.spinning.Add(-1)
 	hook(hkSpinFound)
 	if e.hasWork() {
@@ -138,11 +139,13 @@ func (e *Engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
 		if e.q.none() || e.spinning.Load() >= maxSpinners {
 			return unit[E]{}, 0, false
 		}
+		tally(tallySpinning)
 		e.spinning.Add(1)
 		w.searching = true
 		hook(hkSpinStart)
 	}
 	for range spinRounds {
+		tally(tallyYield)
 		runtime.Gosched()
 		if t, pos, ok := e.take(); ok {
 			return t, pos, true
@@ -153,6 +156,7 @@ func (e *Engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
 	}
 	hook(hkSpinLast)
 	w.searching = false
+	tally(tallySpinning)
 	e.spinning.Add(-1)
 	hook(hkSpinGiveUp)
 	return unit[E]{}, 0, false

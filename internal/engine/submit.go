@@ -86,6 +86,7 @@ func (e *Engine[E]) notify(since int64) {
 	if e.spinning.Load() > 0 || !e.gate.acquire() {
 		return
 	}
+	tally(tallySpinning)
 	e.spinning.Add(1)
 	e.lock()
 	w := e.startLocked(start[E]{kind: startSearch, since: since})
@@ -96,6 +97,7 @@ func (e *Engine[E]) notify(since int64) {
 func (e *Engine[E]) notifyLocked(since int64) {
 	hook(hkNotify)
 	if e.spinning.Load() == 0 && e.gate.acquire() {
+		tally(tallySpinning)
 		e.spinning.Add(1)
 		e.startLocked(start[E]{kind: startSearch, since: since}).wakeUp()
 	}
@@ -115,6 +117,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 		if (mode == waitForRoom && e.cfg.blocksWithoutLimit()) || e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
 			break
 		}
+		tally(tallyYield)
 		runtime.Gosched()
 		if e.q.push(t) {
 			e.notify(since(t.at))
@@ -129,6 +132,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 	// W4: announce before retrying, so that a worker making room after
 	// this store sees waitersN > 0 and comes to admitWaiters, which needs
 	// mu.
+	tally(tallyCounts)
 	e.waitersN.Add(1)
 	if w, ok := e.admitLocked(t); ok {
 		e.mu.Unlock()
@@ -141,11 +145,13 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 		return nil
 	}
 	if mode == refuseWhenFull {
+		tally(tallyCounts)
 		e.waitersN.Add(-1)
 		e.mu.Unlock()
 		return ErrNoRoom
 	}
 	if e.cfg.Nonblocking || (e.cfg.MaxBlocking > 0 && e.mu.waiters.n >= e.cfg.MaxBlocking) {
+		tally(tallyCounts)
 		e.waitersN.Add(-1)
 		e.mu.Unlock()
 		return e.rejected.count(ErrOverload)
@@ -171,6 +177,7 @@ wait:
 			goto wait
 		}
 		e.mu.waiters.remove(w)
+		tally(tallyCounts)
 		e.waitersN.Add(-1)
 		e.mu.Unlock()
 		e.recycle(w)
@@ -179,6 +186,7 @@ wait:
 		e.mu.Lock()
 		if w.queued {
 			e.mu.waiters.remove(w)
+			tally(tallyCounts)
 			e.waitersN.Add(-1)
 			e.roomLocked() // one waiting fewer may be room (room.go)
 			e.mu.Unlock()
@@ -215,11 +223,13 @@ func (e *Engine[E]) admitLocked(u unit[E]) (*worker[E], bool) {
 		return nil, false
 	}
 	if e.q.push(u) {
+		tally(tallyCounts)
 		e.waitersN.Add(-1)
 		e.notifyLocked(since(u.at))
 		return nil, true
 	}
 	if e.gate.acquire() { // T2
+		tally(tallyCounts)
 		e.waitersN.Add(-1)
 		return e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)}), true
 	}
@@ -313,6 +323,7 @@ func (e *Engine[E]) getWaiter(t unit[E]) *waiter[E] {
 // and nil returned. Requires e.mu.
 func (e *Engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
 	e.mu.waiters.finish(w, nil)
+	tally(tallyCounts)
 	e.waitersN.Add(-1)
 	if w.accepted {
 		w.accepted, w.err = false, nil

@@ -72,6 +72,7 @@ func (l *waitList[E]) finish(w *waiter[E], err error) {
 // after this token, so nothing else touches it meanwhile.
 func (w *waiter[E]) signal() {
 	if w != nil {
+		tally(tallySignal)
 		w.done <- struct{}{}
 	}
 }

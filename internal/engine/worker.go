@@ -153,6 +153,7 @@ func (e *Engine[E]) startLocked(s start[E]) *worker[E] {
 	}
 	w := e.newWorkerLocked()
 	w.start, w.lastEnd = s, s.since
+	tally(tallyWake)
 	go workerRoot(func() { w.loop(runOn) })
 	return nil
 }
@@ -160,6 +161,7 @@ func (e *Engine[E]) startLocked(s start[E]) *worker[E] {
 // wakeUp wakes w, a worker startLocked chose, or does nothing for nil.
 func (w *worker[E]) wakeUp() {
 	if w != nil {
+		tally(tallyWake)
 		w.wake <- struct{}{}
 	}
 }
@@ -221,6 +223,7 @@ func (w *worker[E]) loop(next parkOutcome) {
 		case recheckRun:
 			// The yield lets a pusher that has claimed a ring slot finish
 			// filling it.
+			tally(tallyYield)
 			runtime.Gosched()
 		}
 		if hooksOn {
