@@ -567,3 +567,83 @@ func TestBreakWaitRoomWokenByATake(t *testing.T) {
 		t.Fatalf("WaitRoom once the searcher took B = %d, %v; want 1, nil (one slot free, nothing waiting)", r.n, r.err)
 	}
 }
+
+// TestBreakTakeAsksHolder: with A running and B queued in a pool of 1
+// with a queue of 1, C's submitter is held at the point where it blocks,
+// holding the engine's lock. A ends: its worker takes B, which makes room
+// for C, and must neither wait for the lock to admit C (B starts while
+// the lock is held) nor leave C waiting: it asks the lock's holder, which
+// admits C into the room before it lets go (rule W4's ask), so C's
+// Submit returns while B still runs.
+func TestBreakTakeAsksHolder(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1, pool.WithQueueSize(1))
+	releaseA, releaseB := make(chan struct{}), make(chan struct{})
+	aStarted, bStarted, cRan := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
+	<-aStarted
+	mustSubmit(t, p, func() { close(bStarted); <-releaseB })
+	paused, resume := pauseAt(t, "block")
+	defer resume()
+	errC := make(chan error, 1)
+	go func() { errC <- p.Submit(context.Background(), func() { close(cRan) }) }()
+	<-paused
+	close(releaseA)
+	select {
+	case <-bStarted:
+	case <-time.After(time.Minute):
+		t.Fatal("B did not start while a blocked submitter held the lock: its worker waits for the lock to admit")
+	}
+	resume()
+	select {
+	case err := <-errC:
+		if err != nil {
+			t.Fatalf("Submit(C) = %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("C is still blocked while B runs, with room for it in the queue: the ask was not answered")
+	}
+	close(releaseB)
+	<-cRan
+}
+
+// TestBreakAskAfterAnswer: a Stats call holds the engine's lock and is
+// held at the point where it has answered the asks made so far and is
+// about to let go. A ends: its worker takes B, making room for the
+// blocked C, and asks the holder, who has already looked. Let go, the
+// holder must look again after its release and admit C before its call
+// returns (rule W4's ask), or C waits while B runs with room for it in
+// the queue, until some later holder of the lock comes by. C has been
+// asked whether it is a task of the pool before, so that the stall check
+// does not take the lock meanwhile.
+func TestBreakAskAfterAnswer(t *testing.T) {
+	breakpoints(t)
+	p := mustNew(t, 1, pool.WithQueueSize(1))
+	releaseA, releaseB := make(chan struct{}), make(chan struct{})
+	aStarted, bStarted, cRan := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
+	<-aStarted
+	mustSubmit(t, p, func() { close(bStarted); <-releaseB })
+	asked, goOn := pauseAt(t, "outsider")
+	errC := make(chan error, 1)
+	go func() { errC <- p.Submit(context.Background(), func() { close(cRan) }) }()
+	<-asked // C blocked, was poked by the stall check and let go of the lock
+	goOn()
+	paused, resume := pauseAt(t, "unlock")
+	defer resume()
+	statsDone := make(chan struct{})
+	go func() { p.Stats(); close(statsDone) }()
+	<-paused
+	close(releaseA)
+	<-bStarted
+	resume()
+	<-statsDone
+	if got := p.Stats().Submitted; got != 3 {
+		t.Errorf("Submitted = %d once the holder has let go, want 3: an ask made as it let go was lost, and C waits beside room in the queue", got)
+	}
+	if err := <-errC; err != nil {
+		t.Fatalf("Submit(C) = %v", err)
+	}
+	close(releaseB)
+	<-cRan
+}

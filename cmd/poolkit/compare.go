@@ -101,7 +101,7 @@ func runCompare(c config, root string, prog progress, stdout io.Writer) (o *comp
 	trialStart := time.Now()
 	var trial [2]samples
 	for i, p := range probes {
-		out, err := p.run(ctx, c.compare.bench, "1x")
+		out, err := p.run(ctx, c.compare.bench, "1x", c.compare.cpu)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +140,9 @@ func runCompare(c config, root string, prog progress, stdout io.Writer) (o *comp
 	v.Machine = m.String()
 	v.Base, v.Tree, v.Source = base.String(), tree, source
 	v.Runs = fmt.Sprintf("%s at -benchtime %s, -bench %s", plural(c.rounds, "round"), c.compare.benchtime, c.compare.bench)
+	if c.compare.cpu != "" {
+		v.Runs += ", -cpu " + c.compare.cpu
+	}
 	if haveLoad {
 		v.Load = fmt.Sprintf("%.2f at the start, %.2f at the end (the benchmarks' own load included)", loadStart, loadEnd)
 		v.Busy = loadStart > busyLoad
@@ -166,7 +169,7 @@ func runRounds(ctx context.Context, c config, probes [2]probe, perRun time.Durat
 		}
 		for k, s := range order {
 			prog.Update(perRun*time.Duration(2*r+k), total, fmt.Sprintf("round %d/%d: %s", r+1, c.rounds, s))
-			out, err := probes[s].run(ctx, c.compare.bench, c.compare.benchtime)
+			out, err := probes[s].run(ctx, c.compare.bench, c.compare.benchtime, c.compare.cpu)
 			if err != nil {
 				return raw, err
 			}
@@ -213,12 +216,17 @@ type probe struct {
 	dir, bin string
 }
 
-// run runs the benchmarks that match re for benchtime each, once, and
-// returns what the binary printed: Go's benchmark format, with the goos,
-// goarch, pkg and cpu lines.
-func (p probe) run(ctx context.Context, re, benchtime string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, p.bin, "-test.run=^$", "-test.bench="+re, "-test.benchmem",
-		"-test.count=1", "-test.benchtime="+benchtime, "-test.timeout=30m")
+// run runs the benchmarks that match re for benchtime each, once at each
+// GOMAXPROCS of cpu (as -test.cpu; "" leaves it as it is), and returns
+// what the binary printed: Go's benchmark format, with the goos, goarch,
+// pkg and cpu lines.
+func (p probe) run(ctx context.Context, re, benchtime, cpu string) ([]byte, error) {
+	args := []string{"-test.run=^$", "-test.bench=" + re, "-test.benchmem",
+		"-test.count=1", "-test.benchtime=" + benchtime, "-test.timeout=30m"}
+	if cpu != "" {
+		args = append(args, "-test.cpu="+cpu)
+	}
+	cmd := exec.CommandContext(ctx, p.bin, args...)
 	cmd.Dir = p.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

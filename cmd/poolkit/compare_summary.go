@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -31,9 +32,25 @@ type samples struct {
 }
 
 // sampleKey is a benchmark (without "Benchmark" and without the GOMAXPROCS
-// suffix, the same on both sides) and a unit as benchfmt tidies it
-// (sec/op, B/op, allocs/op, goroutines/op).
-type sampleKey struct{ bench, unit string }
+// suffix), the GOMAXPROCS it ran at (from that suffix; 0 without one), and
+// a unit as benchfmt tidies it (sec/op, B/op, allocs/op, goroutines/op).
+type sampleKey struct {
+	bench string
+	procs int
+	unit  string
+}
+
+// procs lists the GOMAXPROCS values s has figures at, smallest first.
+func (s samples) procs() []int {
+	var ps []int
+	for _, k := range s.keys {
+		if !slices.Contains(ps, k.procs) {
+			ps = append(ps, k.procs)
+		}
+	}
+	slices.Sort(ps)
+	return ps
+}
 
 // benchmarks is how many benchmarks s has figures of.
 func (s samples) benchmarks() int {
@@ -58,13 +75,16 @@ func readSamples(data []byte, file string) (samples, error) {
 		}
 		base, parts := res.Name.Parts()
 		name := strings.TrimPrefix(string(base), "Benchmark")
+		procs := 0
 		for _, p := range parts {
-			if !bytes.HasPrefix(p, []byte("-")) { // -N is GOMAXPROCS
+			if n, ok := bytes.CutPrefix(p, []byte("-")); ok { // -N is GOMAXPROCS
+				procs, _ = strconv.Atoi(string(n))
+			} else {
 				name += string(p)
 			}
 		}
 		for _, v := range res.Values {
-			k := sampleKey{name, v.Unit}
+			k := sampleKey{name, procs, v.Unit}
 			if _, ok := s.values[k]; !ok {
 				s.keys = append(s.keys, k)
 			}
@@ -88,6 +108,10 @@ type compareView struct {
 	// Tables holds one table per unit: sec/op, B/op, allocs/op, then any
 	// other.
 	Tables []compareTable
+	// Scaling holds, when the benchmarks ran at several GOMAXPROCS values
+	// (-cpu), each side's time per op at each against its time at the
+	// fewest; nil otherwise.
+	Scaling *scalingTable
 	// OnlyBase and OnlyTree are the benchmarks that ran on one side only.
 	OnlyBase, OnlyTree []string
 	// BaseRaw and TreeRaw are the raw results, as the binaries printed
@@ -106,7 +130,9 @@ type compareTable struct {
 
 // compareRow is one benchmark's figures in one unit on both sides.
 type compareRow struct {
-	Bench      string
+	Bench      string // with its GOMAXPROCS suffix when the run had several
+	Name       string // without it
+	Procs      int
 	Base, Tree benchmath.Summary
 	Cmp        benchmath.Comparison
 	Change     change
@@ -169,6 +195,7 @@ func changeOf(base, tree benchmath.Summary, cmp benchmath.Comparison) change {
 // and unit that both have, in the order they ran.
 func newCompareView(base, tree samples) compareView {
 	var v compareView
+	several := len(base.procs()) > 1
 	byUnit := map[string]*compareTable{}
 	var units []string
 	for _, k := range base.keys {
@@ -181,7 +208,8 @@ func newCompareView(base, tree samples) compareView {
 			byUnit[k.unit] = &compareTable{Unit: k.unit}
 			units = append(units, k.unit)
 		}
-		row := compareRow{Bench: k.bench, Base: summaryOf(b, compareConfidence), Tree: summaryOf(t, compareConfidence)}
+		row := compareRow{Bench: k.name(several), Name: k.bench, Procs: k.procs,
+			Base: summaryOf(b, compareConfidence), Tree: summaryOf(t, compareConfidence)}
 		row.Cmp = benchmath.AssumeNothing.Compare(sampleOf(b), sampleOf(t))
 		row.Change = changeOf(row.Base, row.Tree, row.Cmp)
 		byUnit[k.unit].Rows = append(byUnit[k.unit].Rows, row)
@@ -197,12 +225,82 @@ func newCompareView(base, tree samples) compareView {
 		t := byUnit[u]
 		if u == "sec/op" {
 			t.Geomean = geomeanOf(t.Rows)
+			if several {
+				v.Scaling = newScalingTable(t.Rows)
+			}
 		}
 		v.Tables = append(v.Tables, *t)
 	}
-	v.OnlyBase = onlyIn(base, tree)
-	v.OnlyTree = onlyIn(tree, base)
+	v.OnlyBase = onlyIn(base, tree, several)
+	v.OnlyTree = onlyIn(tree, base, several)
 	return v
+}
+
+// name is the benchmark's name as the tables show it: with its GOMAXPROCS
+// suffix when the run had several.
+func (k sampleKey) name(several bool) string {
+	if several && k.procs > 0 {
+		return fmt.Sprintf("%s-%d", k.bench, k.procs)
+	}
+	return k.bench
+}
+
+// scalingTable is how each benchmark's time per op grows with GOMAXPROCS
+// on each side: the median at each count against the median at the
+// fewest that benchmark ran at. A benchmark whose work does not grow with
+// the count (a fixed pool, one op a task) scales perfectly at 1.00; above
+// it, each op costs more as cores are added.
+type scalingTable struct{ Rows []scalingRow }
+
+type scalingRow struct {
+	Bench      string
+	Procs      int
+	Base, Tree float64 // medians, seconds per op
+	// BaseGrowth and TreeGrowth are Base and Tree against the same side's
+	// median at the fewest GOMAXPROCS.
+	BaseGrowth, TreeGrowth float64
+}
+
+func newScalingTable(rows []compareRow) *scalingTable {
+	first := map[string]compareRow{}
+	var names []string
+	for _, r := range rows {
+		f, ok := first[r.Name]
+		if !ok {
+			names = append(names, r.Name)
+		}
+		if !ok || r.Procs < f.Procs {
+			first[r.Name] = r
+		}
+	}
+	var t scalingTable
+	for _, name := range names {
+		var own []compareRow
+		for _, r := range rows {
+			if r.Name == name {
+				own = append(own, r)
+			}
+		}
+		slices.SortFunc(own, func(a, b compareRow) int { return a.Procs - b.Procs })
+		f := first[name]
+		for _, r := range own {
+			t.Rows = append(t.Rows, scalingRow{Bench: name, Procs: r.Procs, Base: r.Base.Center, Tree: r.Tree.Center,
+				BaseGrowth: ratio(r.Base.Center, f.Base.Center), TreeGrowth: ratio(r.Tree.Center, f.Tree.Center)})
+		}
+	}
+	return &t
+}
+
+// Table lays the scaling out for the terminal.
+func (t scalingTable) Table() table {
+	out := table{Header: []string{"sec/op", "GOMAXPROCS", "base", "tree", "tree/base", "base ÷ fewest", "tree ÷ fewest"}}
+	cls := benchunit.ClassOf("sec/op")
+	for _, r := range t.Rows {
+		out.Rows = append(out.Rows, []string{r.Bench, strconv.Itoa(r.Procs),
+			benchunit.Scale(r.Base, cls), benchunit.Scale(r.Tree, cls), benchstatRatio(ratio(r.Tree, r.Base)),
+			benchstatRatio(r.BaseGrowth), benchstatRatio(r.TreeGrowth)})
+	}
+	return out
 }
 
 // geomeanOf is the geometric mean of the rows' medians on each side, over
@@ -224,11 +322,11 @@ func geomeanOf(rows []compareRow) *geomean {
 }
 
 // onlyIn lists the benchmarks of a that b has no figure of.
-func onlyIn(a, b samples) []string {
+func onlyIn(a, b samples, several bool) []string {
 	var names []string
 	for _, k := range a.keys {
-		if _, ok := b.values[k]; !ok && !slices.Contains(names, k.bench) {
-			names = append(names, k.bench)
+		if _, ok := b.values[k]; !ok && !slices.Contains(names, k.name(several)) {
+			names = append(names, k.name(several))
 		}
 	}
 	return names

@@ -112,6 +112,64 @@ func TestCompareSummary(t *testing.T) {
 	}
 }
 
+// TestCompareScaling: benchmarks run at several GOMAXPROCS are compared
+// at each, named with their suffix, and the scaling table sets each
+// side's median at each count against its own at the fewest.
+func TestCompareScaling(t *testing.T) {
+	// The base costs 100 ns per op at 2 and 400 at 16; the tree 110 and 121.
+	at := func(base bool) func(int) string {
+		return func(r int) string {
+			if base {
+				return fmt.Sprintf("BenchmarkSubmitParallel-2 \t 1000\t %d ns/op\nBenchmarkSubmitParallel-16 \t 1000\t %d ns/op\n", 100+r%2, 400+r%2)
+			}
+			return fmt.Sprintf("BenchmarkSubmitParallel-2 \t 1000\t %d ns/op\nBenchmarkSubmitParallel-16 \t 1000\t %d ns/op\n", 110+r%2, 121+r%2)
+		}
+	}
+	bs, err := readSamples(rawRounds(6, at(true)), "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := readSamples(rawRounds(6, at(false)), "tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := newCompareView(bs, ts)
+	var names []string
+	for _, r := range v.Tables[0].Rows {
+		names = append(names, r.Bench)
+	}
+	if want := []string{"SubmitParallel-2", "SubmitParallel-16"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("rows %v, want %v", names, want)
+	}
+	if v.Scaling == nil || len(v.Scaling.Rows) != 2 {
+		t.Fatalf("scaling %+v, want two rows", v.Scaling)
+	}
+	r16 := v.Scaling.Rows[1]
+	if r16.Procs != 16 || math.Abs(r16.BaseGrowth-400.5/100.5) > 1e-9 || math.Abs(r16.TreeGrowth-121.5/110.5) > 1e-9 {
+		t.Errorf("at 16: %+v, want growth %v and %v", r16, 400.5/100.5, 121.5/110.5)
+	}
+	if r2 := v.Scaling.Rows[0]; r2.Procs != 2 || r2.BaseGrowth != 1 || r2.TreeGrowth != 1 {
+		t.Errorf("at 2: %+v, want growth 1 on both sides", r2)
+	}
+	var text strings.Builder
+	if err := renderText(&text, "compare", v); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Scaling:", "GOMAXPROCS", "tree ÷ fewest", "3.985", "1.100"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		}
+	}
+	// One GOMAXPROCS: no suffix, no scaling table.
+	one, err := readSamples(rawRounds(6, func(r int) string { return "BenchmarkTinyTasks-2 \t 1000\t 100 ns/op\n" }), "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := newCompareView(one, one); v.Scaling != nil || v.Tables[0].Rows[0].Bench != "TinyTasks" {
+		t.Errorf("one GOMAXPROCS: scaling %+v, row %q", v.Scaling, v.Tables[0].Rows[0].Bench)
+	}
+}
+
 // TestCompareVerdict: a change needs both a small p and intervals apart.
 func TestCompareVerdict(t *testing.T) {
 	sum := func(c, lo, hi float64) benchmath.Summary { return benchmath.Summary{Center: c, Lo: lo, Hi: hi} }
@@ -181,6 +239,8 @@ func TestParseArgsCompare(t *testing.T) {
 		{[]string{"-base", "main", "compare", "-rounds", "2", "-bench", "TinyTasks|PingPong", "-benchtime", "1x", "-plain"},
 			config{command: "compare", rounds: 2, out: "poolkit-report", plain: true,
 				compare: compareConfig{base: "main", bench: "TinyTasks|PingPong", benchtime: "1x"}}},
+		{[]string{"compare", "-cpu", "2,4,8,16"}, config{command: "compare", rounds: compareRounds, out: "poolkit-report",
+			compare: compareConfig{base: "HEAD", bench: ".", benchtime: "200ms", cpu: "2,4,8,16"}}},
 		// The other commands carry no compare settings.
 		{[]string{"bench"}, config{command: "bench", rounds: 3, out: "poolkit-report"}},
 	} {
@@ -203,6 +263,10 @@ func TestParseArgsCompare(t *testing.T) {
 		{[]string{"compare", "-benchtime", "soon"}, `-benchtime "soon"`},
 		{[]string{"compare", "-benchtime", "0x"}, "-benchtime"},
 		{[]string{"compare", "-rounds", "0"}, "want at least 1"},
+		{[]string{"compare", "-cpu", "2,0"}, `-cpu "2,0"`},
+		{[]string{"compare", "-cpu", "two"}, `-cpu "two"`},
+		{[]string{"compare", "-cpu", "2,4,2"}, "2 is given twice"},
+		{[]string{"bench", "-cpu", "2"}, "-cpu applies to compare, not bench"},
 		{[]string{"compare", "-full"}, "-full does not apply to compare"},
 		{[]string{"compare", "-workloads", "TinyTasks"}, "-workloads applies to report and bench, not compare"},
 		{[]string{"compare", "-readme", "README.md"}, "-readme applies to report, not compare"},

@@ -74,6 +74,9 @@ type compareConfig struct {
 	// bench and benchtime are the test binaries' -test.bench and
 	// -test.benchtime.
 	bench, benchtime string
+	// cpu is the binaries' -test.cpu, "" for GOMAXPROCS as it is: with
+	// several counts, compare adds a scaling table.
+	cpu string
 }
 
 var commands = []string{"report", "bench", "actors", "spec", "autoscale", "compare", "help"}
@@ -91,6 +94,7 @@ var onlyFor = map[string][]string{
 	"base":      {"compare"},
 	"bench":     {"compare"},
 	"benchtime": {"compare"},
+	"cpu":       {"compare"},
 }
 
 // notFor names the commands a flag does not apply to.
@@ -118,6 +122,7 @@ func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors *string) {
 	fs.StringVar(&c.compare.base, "base", "HEAD", "compare: the git revision (branch, tag or commit) the working tree is compared with")
 	fs.StringVar(&c.compare.bench, "bench", ".", "compare: a regexp, the benchmarks of bench/hotpath to run (as go test -bench)")
 	fs.StringVar(&c.compare.benchtime, "benchtime", "200ms", "compare: each benchmark's run time (200ms) or iterations (1000x), as go test -benchtime")
+	fs.StringVar(&c.compare.cpu, "cpu", "", "compare: GOMAXPROCS values to run each benchmark at, as go test -cpu (2,4,8,16); with several, a scaling table follows")
 	return fs, rounds, workloads, actors
 }
 
@@ -295,7 +300,30 @@ func checkCompare(cc compareConfig) error {
 	if bt, ok := benchtime(cc.benchtime); !ok || bt.n <= 0 {
 		return fmt.Errorf("-benchtime %q: want a duration (200ms) or a number of iterations (1000x)", cc.benchtime)
 	}
+	if _, err := parseCPU(cc.cpu); err != nil {
+		return err
+	}
 	return nil
+}
+
+// parseCPU reads -cpu: GOMAXPROCS values, each at least 1 and given once,
+// separated by commas; "" is none.
+func parseCPU(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var cpus []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-cpu %q: want GOMAXPROCS values of at least 1, separated by commas (2,4,8,16)", s)
+		}
+		if slices.Contains(cpus, n) {
+			return nil, fmt.Errorf("-cpu %q: %d is given twice", s, n)
+		}
+		cpus = append(cpus, n)
+	}
+	return cpus, nil
 }
 
 // parse parses args with fs, turning -h into errHelp.

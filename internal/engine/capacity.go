@@ -39,7 +39,7 @@ func (e *Engine[E]) Resize(n int) error {
 			e.retireLocked(e.mu.idle.pop())
 		}
 	}
-	e.mu.Unlock()
+	e.unlock()
 	if n > old && e.waitersN.Load() > 0 {
 		e.admitWaiters()
 	}

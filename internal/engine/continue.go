@@ -41,7 +41,7 @@ func (e *Engine[E]) Continue(v E) error {
 	e.lock()
 	if e.mu.closed {
 		err := e.continueClosedLocked(u)
-		e.mu.Unlock()
+		e.unlock()
 		return err
 	}
 	// W4, as a submitter's slow path: announce, then look again under mu;
@@ -52,7 +52,7 @@ func (e *Engine[E]) Continue(v E) error {
 	if !ok {
 		e.overflowLocked(u)
 	}
-	e.mu.Unlock()
+	e.unlock()
 	w.wakeUp()
 	return nil
 }

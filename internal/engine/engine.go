@@ -152,9 +152,17 @@ import (
 //	    back, a grow) checks waitersN after doing so and, if it is not 0,
 //	    admits the oldest waiters into the room under mu (admitWaiters).
 //	    Either the waiter's retry under mu sees the room, or the room-maker
-//	    sees waitersN and waits for mu. park admits them after the worker
-//	    has joined the idle stack, so that a waiter's unit wakes that
-//	    worker rather than a new goroutine. A submitter that blocks without
+//	    sees waitersN and admits under mu. A worker that made room by
+//	    taking a unit does not wait for mu: it asks its holder (admitAsk),
+//	    who admits into all the room made so far before it lets go, and
+//	    looks for asks again after the release (unlock; lock.go has the
+//	    argument that no ask is lost). Under backpressure every blocked
+//	    submitter takes mu, and a worker queued behind them would leave
+//	    its slot idle once per unit (mutant W4-ask-waits,
+//	    TestBreakTakeAsksHolder; W4-ask-no-recheck, TestBreakAskAfterAnswer).
+//	    Admitted submitters are woken after the release. park admits
+//	    them after the worker has joined the idle stack, so that a
+//	    waiter's unit wakes that worker rather than a new goroutine. A submitter that blocks without
 //	    limit does not wait for a searcher to make room: it joins the list
 //	    at once (yielding to the searcher would take the CPU from the
 //	    workers that make the room); one that would be refused, or spill
@@ -216,7 +224,9 @@ import (
 // submitter that queues its unit beside a searcher, and a worker that
 // takes a unit from the queue, touch atomics only. Starting or parking a
 // worker takes it (a submitter handing its unit to a parked worker, T1;
-// notify; park), and so do blocking, admitting and closing. Nothing blocks
+// notify; park), and so do blocking, admitting and closing; a worker that
+// takes a unit under backpressure only tries it (W4's ask). It is let go
+// only through unlock (lock.go). Nothing blocks
 // while holding mu: wake channels are buffered and a parked worker gets at
 // most one token per park, a waiter's done channel likewise; the hot paths
 // send those tokens after unlocking (startLocked, signal), so that a
@@ -249,7 +259,10 @@ type Engine[E any] struct {
 	waitersN atomic.Int64 // blocked submitters, including ones registering
 	frontN   atomic.Int64 // units in mu.front; read on every take
 	roomN    atomic.Int32 // callers in WaitRoom; read on every take (room.go)
-	_        [44]byte
+	// admitAsked is a room-maker's ask to e.mu's holder (lock.go, W4);
+	// written only while submitters block, like waitersN beside it.
+	admitAsked atomic.Bool
+	_          [43]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
 	// timings says whether units are timed (timings.go): read once when a
@@ -298,6 +311,7 @@ type Engine[E any] struct {
 		stall         *time.Timer                              // runs checkStalled; nil until first armed
 		everTimed     bool                                     // timings were on at some point: Stats sums the histograms
 		room          chan struct{}                            // closed when room may have appeared (room.go); nil while nobody waits
+		admitted      *waiter[E]                               // blocked submitters admitted under this hold, linked by next: unlock wakes them
 	}
 
 	// byGID maps the id of each worker goroutine to its worker, so that a
@@ -355,7 +369,7 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	for range min(n, size) {
 		e.spawnParkedLocked()
 	}
-	e.mu.Unlock()
+	e.unlock()
 }
 
 // hasWork reports whether a unit is at the front or in the queue (or being

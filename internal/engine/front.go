@@ -18,7 +18,7 @@ func (e *Engine[E]) take() (unit[E], uint64, bool) {
 // takeFront takes the oldest unit at the front, if any.
 func (e *Engine[E]) takeFront() (unit[E], uint64, bool) {
 	e.lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	if len(e.mu.front) == 0 {
 		return unit[E]{}, 0, false
 	}
@@ -58,5 +58,5 @@ func (e *Engine[E]) deferStart(t unit[E], pos uint64) {
 	tally(tallyCounts)
 	e.frontN.Add(1)
 	hook(hkDeferred)
-	e.mu.Unlock()
+	e.unlock()
 }

@@ -38,6 +38,9 @@ const (
 	hkWaiterTake                      // a slot holder with nothing to run is about to hand its slot to a blocked submitter (W5)
 	hkGiveBack                        // a worker is about to take mu to park: to give its slot back (it found nothing to run), or having given it to a shrink
 	hkContinue                        // a running unit is about to hand over its continuation
+	hkAdmitAll                        // e.mu's holder is about to admit blocked submitters into the room there is
+	hkUnlock                          // e.mu's holder has answered the asks made so far and is about to let go
+	hkOutsider                        // a blocked submitter asked whether it runs in a unit of the engine, found it does not, and waits on
 
 	// The steps of the front-ends' protocols on the engine, run through
 	// the same explorer (At).
@@ -57,7 +60,7 @@ var hookNames = [numHookPoints]string{
 	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
-	"waiter-take", "give-back", "continue",
+	"waiter-take", "give-back", "continue", "admit-all", "unlock", "outsider",
 	"key-admit", "key-turn", "key-idle", "key-yield",
 	"sched-take", "sched-expire", "sched-offer",
 }

@@ -14,7 +14,7 @@ func (e *Engine[E]) Cap() int { return e.gate.capacity() }
 // Workers returns the worker goroutines alive, idle ones included.
 func (e *Engine[E]) Workers() int {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	return e.mu.live
 }
 
@@ -88,7 +88,7 @@ func (e *Engine[E]) Reject(err error) error { return e.rejected.count(err) }
 // the runtime starts for timers.
 func (e *Engine[E]) WorkersStarted() uint64 {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	return e.mu.started
 }
 
@@ -108,7 +108,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 		return nil, nil
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	e.mu.rebootPending = false // a close after a Reopen wins (C4)
 	e.mu.closing = true        // retiring the last worker must not end the life before the drain
 	if !e.mu.closed {
@@ -230,17 +230,17 @@ func (e *Engine[E]) Reopen() {
 	}
 	e.mu.Lock()
 	if !e.mu.closed {
-		e.mu.Unlock()
+		e.unlock()
 		return
 	}
 	if e.mu.doneSent {
 		e.reopenLocked()
-		e.mu.Unlock()
+		e.unlock()
 		return
 	}
 	e.mu.rebootPending = true
 	done := e.mu.done
-	e.mu.Unlock()
+	e.unlock()
 	if e.callerWorker() != nil {
 		return // it cannot wait for itself; the life's end reopens the engine
 	}

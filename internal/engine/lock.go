@@ -6,7 +6,9 @@ import (
 )
 
 // mutex is e.mu's lock: a sync.Mutex whose acquisitions are counted under
-// the poolkit_hooks build tag (tally.go).
+// the poolkit_hooks build tag (tally.go). It is let go only through
+// e.unlock, which does what room-makers asked of the holder first: it has
+// no Unlock method, so that no path can forget to.
 type mutex struct{ m sync.Mutex }
 
 func (l *mutex) Lock() {
@@ -28,7 +30,64 @@ func (l *mutex) TryLock() bool {
 	return false
 }
 
-func (l *mutex) Unlock() { l.m.Unlock() }
+// The ask (W4): a worker that makes room for blocked submitters as it
+// takes a unit does not wait for e.mu to admit them. Under sustained
+// backpressure e.mu is taken by every submitter that blocks; sync.Mutex
+// then turns to handing the lock over in arrival order (its starvation
+// mode), and a worker that waited for it would queue behind every one of
+// them, the pool's slot idle meanwhile, once per unit. Instead the worker
+// asks (admitAsk): it sets admitAsked and tries the lock once; failing,
+// it goes on to run its unit, and the holder admits the waiters before it
+// lets go (unlock), into all the room made since, in one pass.
+//
+// Why no ask is lost: the asker stores admitAsked, then its TryLock reads
+// e.mu's state and finds it held (or being handed over). The lock's
+// owner, present or next, lets it go later in e.mu's order, and only
+// through unlock, which loads admitAsked after the release: Go's atomics
+// are sequentially consistent, so that load follows the asker's store and
+// sees it, unless a swap that follows the store has taken it, and then
+// that swap's holder admits. Seeing it, the owner takes the lock again to
+// admit, or, failing that too, leaves the ask to the next owner by the
+// same argument.
+
+// admitAsk is W4 for a room-maker that does not hold e.mu: it asks e.mu's
+// holder to admit blocked submitters into the room it made, and admits
+// them itself if it gets the lock at once.
+func (e *Engine[E]) admitAsk() {
+	tally(tallyAsk)
+	if !e.admitAsked.Load() {
+		// A pending ask is answered after this load, so after this
+		// caller's room was made: it covers this room too.
+		e.admitAsked.Store(true)
+	}
+	if e.mu.m.TryLock() {
+		tally(tallyLock)
+		e.unlock()
+	}
+}
+
+// unlock lets go of e.mu. First it answers an ask (admitAsk) that came
+// while it was held, and it gathers the blocked submitters that were
+// admitted meanwhile, to wake them once the lock is free: a wake-up may
+// start a thread, a system call that would lengthen every other
+// submitter's wait for the lock. After the release it looks for an ask
+// that came in between, and takes the lock again for it if it is free.
+func (e *Engine[E]) unlock() {
+	for {
+		if e.admitAsked.Load() && e.admitAsked.Swap(false) && !e.mu.closed {
+			e.admitWaitersLocked()
+		}
+		admitted := e.mu.admitted
+		e.mu.admitted = nil
+		hook(hkUnlock)
+		e.mu.m.Unlock()
+		admitted.signalAll()
+		if !e.admitAsked.Load() || !e.mu.m.TryLock() {
+			return
+		}
+		tally(tallyLock)
+	}
+}
 
 // lock takes e.mu on the paths every task may cross (starting, parking
 // and admitting): a few tries, yielding between them, before it waits. The

@@ -20,7 +20,7 @@ func (e *Engine[E]) park(w *worker[E], end workEnd) parkOutcome {
 	}
 	hook(hkGiveBack)
 	e.lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	if end == foundNothing {
 		e.gate.release()
 		w.settle()

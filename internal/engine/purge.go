@@ -41,7 +41,7 @@ func (e *Engine[E]) stopPurgerLocked() {
 
 func (e *Engine[E]) purge() {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	for {
 		if e.mu.closed || e.mu.idle.len() == 0 || e.mu.live <= e.cfg.MinWorkers {
 			// Nothing to retire (WithMinWorkers keeps the rest): a worker

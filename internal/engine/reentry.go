@@ -201,7 +201,7 @@ func (e *Engine[E]) helpOnce(w *worker[E]) bool {
 			return false
 		}
 		if e.waitersN.Load() > 0 {
-			e.admitWaiters() // the take made room for a blocked submitter
+			e.admitAsk() // the take made room for a blocked submitter
 		}
 	case e.waitersN.Load() > 0:
 		if t, ok, _ = e.takeWaiter(e.overCapacity); !ok {
@@ -288,7 +288,7 @@ func (e *Engine[E]) submitInside(ctx context.Context, w *worker[E], t unit[E]) e
 		// Nothing waits but t, and no slot is free: t runs here.
 		e.lock()
 		e.mu.direct++
-		e.mu.Unlock()
+		e.unlock()
 		e.execInside(w, t)
 		return nil
 	}

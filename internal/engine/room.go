@@ -49,14 +49,14 @@ func (e *Engine[E]) WaitRoom(ctx context.Context) (int, error) {
 		e.mu.Lock()
 		n, err := e.roomNow()
 		if n > 0 || err != nil {
-			e.mu.Unlock()
+			e.unlock()
 			return n, err
 		}
 		if e.mu.room == nil {
 			e.mu.room = make(chan struct{})
 		}
 		ch := e.mu.room
-		e.mu.Unlock()
+		e.unlock()
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -80,7 +80,7 @@ func (e *Engine[E]) tookWaiting() {
 	if e.roomN.Load() > 0 {
 		e.lock()
 		e.roomLocked()
-		e.mu.Unlock()
+		e.unlock()
 	}
 }
 

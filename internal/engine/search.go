@@ -49,7 +49,7 @@ func (e *Engine[E]) work(w *worker[E]) workEnd {
 		}
 		e.tookWaiting()
 		if e.waitersN.Load() > 0 {
-			e.admitWaiters() // the take made room for a blocked submitter
+			e.admitAsk() // the take made room for a blocked submitter
 		}
 		w.settle()
 		e.exec(w, t)
@@ -110,12 +110,12 @@ func (e *Engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool
 	e.lock()
 	w := e.mu.waiters.head
 	if w == nil {
-		e.mu.Unlock()
+		e.unlock()
 		return unit[E]{}, false, false
 	}
 	hook(hkAdmitWaiter)
 	if over() {
-		e.mu.Unlock()
+		e.unlock()
 		return unit[E]{}, false, true
 	}
 	t = w.task
@@ -124,7 +124,7 @@ func (e *Engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool
 	}
 	e.mu.direct++
 	w = e.settleLocked(w)
-	e.mu.Unlock()
+	e.unlock()
 	w.signal()
 	return t, true, false
 }

@@ -51,7 +51,7 @@ func (e *Engine[E]) Stats() Stats {
 			w.service.AddTo(&s.Service)
 		}
 	}
-	e.mu.Unlock()
+	e.unlock()
 	s.Cap = e.gate.capacity()
 	s.Closed = e.gate.closed()
 	s.Timed = e.timings.Load()

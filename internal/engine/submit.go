@@ -90,7 +90,7 @@ func (e *Engine[E]) notify(since int64) {
 	e.spinning.Add(1)
 	e.lock()
 	w := e.startLocked(start[E]{kind: startSearch, since: since})
-	e.mu.Unlock()
+	e.unlock()
 	w.wakeUp()
 }
 
@@ -126,7 +126,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 	}
 	e.lock()
 	if e.mu.closed {
-		e.mu.Unlock()
+		e.unlock()
 		return e.rejected.count(ErrClosed)
 	}
 	// W4: announce before retrying, so that a worker making room after
@@ -135,25 +135,25 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 	tally(tallyCounts)
 	e.waitersN.Add(1)
 	if w, ok := e.admitLocked(t); ok {
-		e.mu.Unlock()
+		e.unlock()
 		w.wakeUp()
 		return nil
 	}
 	if e.cfg.Unbounded {
 		e.overflowLocked(t)
-		e.mu.Unlock()
+		e.unlock()
 		return nil
 	}
 	if mode == refuseWhenFull {
 		tally(tallyCounts)
 		e.waitersN.Add(-1)
-		e.mu.Unlock()
+		e.unlock()
 		return ErrNoRoom
 	}
 	if e.cfg.Nonblocking || (e.cfg.MaxBlocking > 0 && e.mu.waiters.n >= e.cfg.MaxBlocking) {
 		tally(tallyCounts)
 		e.waitersN.Add(-1)
-		e.mu.Unlock()
+		e.unlock()
 		return e.rejected.count(ErrOverload)
 	}
 	w := e.getWaiter(t)
@@ -161,7 +161,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 	e.mu.waiters.pushBack(w)
 	e.armStallCheckLocked(stallCheck)
 	hook(hkBlock)
-	e.mu.Unlock()
+	e.unlock()
 
 wait:
 	select {
@@ -173,13 +173,14 @@ wait:
 		e.lock()
 		if cw == nil || !w.queued {
 			w.outsider = true
-			e.mu.Unlock()
+			e.unlock()
+			hook(hkOutsider)
 			goto wait
 		}
 		e.mu.waiters.remove(w)
 		tally(tallyCounts)
 		e.waitersN.Add(-1)
-		e.mu.Unlock()
+		e.unlock()
 		e.recycle(w)
 		return e.submitInside(ctx, cw, t)
 	case <-ctx.Done():
@@ -189,11 +190,11 @@ wait:
 			tally(tallyCounts)
 			e.waitersN.Add(-1)
 			e.roomLocked() // one waiting fewer may be room (room.go)
-			e.mu.Unlock()
+			e.unlock()
 			e.recycle(w)
 			return e.rejected.count(ctx.Err())
 		}
-		e.mu.Unlock()
+		e.unlock()
 		<-w.done // admitted or rejected just before the cancellation
 	}
 	err := w.err
@@ -209,7 +210,7 @@ wait:
 func (e *Engine[E]) handOver(u unit[E]) {
 	e.lock()
 	w := e.startLocked(start[E]{kind: startUnit, unit: u, since: since(u.at)})
-	e.mu.Unlock()
+	e.unlock()
 	w.wakeUp()
 }
 
@@ -287,7 +288,7 @@ func (e *Engine[E]) armStallCheckLocked(d time.Duration) {
 // that is admitted sooner.
 func (e *Engine[E]) checkStalled() {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	e.mu.stallArmed = false
 	now := clock()
 	var soonest time.Duration = -1
@@ -340,10 +341,11 @@ func (e *Engine[E]) settleLocked(w *waiter[E]) *waiter[E] {
 func (e *Engine[E]) admitWaiters() {
 	e.lock()
 	e.admitWaitersLocked()
-	e.mu.Unlock()
+	e.unlock()
 }
 
 func (e *Engine[E]) admitWaitersLocked() {
+	hook(hkAdmitAll)
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 		hook(hkAdmitWaiter)
 		t := w.task
@@ -351,12 +353,12 @@ func (e *Engine[E]) admitWaitersLocked() {
 			t.at = e.stamp()
 		}
 		if e.q.push(t) {
-			e.settleLocked(w).signal()
+			e.wakeAfterLocked(e.settleLocked(w))
 			e.notifyLocked(since(t.at))
 			continue
 		}
 		if e.gate.acquire() { // T3
-			e.settleLocked(w).signal()
+			e.wakeAfterLocked(e.settleLocked(w))
 			e.startLocked(start[E]{kind: startUnit, unit: t, since: since(t.at)}).wakeUp()
 			continue
 		}

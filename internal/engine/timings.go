@@ -149,7 +149,7 @@ func (e *Engine[E]) SetTimings(enabled bool) {
 	if enabled {
 		e.mu.Lock()
 		e.mu.everTimed = true
-		e.mu.Unlock()
+		e.unlock()
 	}
 	e.timings.Store(enabled)
 }

@@ -76,3 +76,26 @@ func (w *waiter[E]) signal() {
 		w.done <- struct{}{}
 	}
 }
+
+// wakeAfterLocked has unlock wake the submitter of w, a finished waiter
+// (nil: none), once e.mu is free. The waiter is out of the list; its
+// next field links it to the others admitted under this hold. Requires
+// e.mu.
+func (e *Engine[E]) wakeAfterLocked(w *waiter[E]) {
+	if w != nil {
+		w.next = e.mu.admitted
+		e.mu.admitted = w
+	}
+}
+
+// signalAll wakes the submitters of a chain of finished waiters linked by
+// next. Each link is read before its waiter is signalled: once woken, the
+// submitter recycles it.
+func (w *waiter[E]) signalAll() {
+	for w != nil {
+		next := w.next
+		w.next = nil
+		w.signal()
+		w = next
+	}
+}

@@ -363,7 +363,7 @@ func (e *Engine[E]) leave(w *worker[E]) {
 		e.admitWaitersLocked()
 	}
 	e.roomLocked()
-	e.mu.Unlock()
+	e.unlock()
 	searcher.wakeUp()
 	p := w.leaving
 	w.leaving = nil
