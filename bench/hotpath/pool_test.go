@@ -3,6 +3,7 @@ package hotpath
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 	"sync"
 	"testing"
@@ -133,11 +134,33 @@ func BenchmarkSubmitResult(b *testing.B) {
 
 // BenchmarkSubmitParallel: GOMAXPROCS goroutines submit tiny tasks to one
 // pool of 8 workers.
-func BenchmarkSubmitParallel(b *testing.B) {
-	p := newPool(b)
+func BenchmarkSubmitParallel(b *testing.B) { submitParallel(b, newPool(b), 1) }
+
+// BenchmarkManySubmitters: GOMAXPROCS x 8 goroutines submit tiny tasks to
+// one pool of 8 workers: the queue stays full and most submitters block,
+// so every task crosses the blocked submitters' path.
+func BenchmarkManySubmitters(b *testing.B) { submitParallel(b, newPool(b), 8) }
+
+// BenchmarkPbyP: GOMAXPROCS goroutines submit tiny tasks to a pool of
+// GOMAXPROCS workers, the shape of a service that sizes its pool by its
+// cores.
+func BenchmarkPbyP(b *testing.B) {
+	p, err := pool.New(runtime.GOMAXPROCS(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	shutdownAtEnd(b, p)
+	submitParallel(b, p, 1)
+}
+
+// submitParallel has parallelism x GOMAXPROCS goroutines submit b.N tiny
+// tasks to p between them, and waits until they have run. One op is one
+// task.
+func submitParallel(b *testing.B, p *pool.Pool, parallelism int) {
 	var wg sync.WaitGroup
 	task := func() { tinyWork(); wg.Done() }
 	b.ReportAllocs()
+	b.SetParallelism(parallelism)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
