@@ -52,12 +52,26 @@ type Router struct {
 	wopts   []SpawnOption
 
 	workers atomic.Pointer[[]*actor] // in rotation order, oldest first; copied on change
-	next    atomic.Uint64
+
+	// next is the rotation: every message routed adds to it, from every
+	// producer. It has a cache line of its own, so that its writes do not
+	// evict the worker set, which every producer reads, from the others'
+	// caches.
+	_    [64]byte
+	next atomic.Uint64
+	_    [56]byte
 
 	mu     sync.Mutex // serialises changes to the worker set
 	closed bool
 
-	forwarded, unhandled, restarts atomic.Uint64
+	// forwarded counts the messages routed, in stripes chosen by the
+	// worker that took each, so that producers routing to different
+	// workers do not write one word; Stats sums them.
+	forwarded [forwardStripes]struct {
+		atomic.Uint64
+		_ [56]byte
+	}
+	unhandled, restarts atomic.Uint64
 
 	timings atomic.Bool // stamp the messages routed (timings.go)
 	tmu     sync.Mutex  // guards tm; never taken on the message path but by a worker's first timed message
@@ -180,8 +194,8 @@ func (r *Router) route(e envelope) error {
 	if r.timings.Load() {
 		at = clock()
 	}
-	if r.pass(e, at) {
-		r.forwarded.Add(1)
+	if j, ok := r.pass(e, at); ok {
+		r.forwarded[j%forwardStripes].Add(1)
 		return nil
 	}
 	if !r.takesBack() {
@@ -192,11 +206,15 @@ func (r *Router) route(e envelope) error {
 	return ErrNoWorker
 }
 
+// forwardStripes is the number of stripes of Router.forwarded.
+const forwardStripes = 8
+
 // pass tries the workers in rotation until one accepts e, with its stamp
-// at. If every worker of the set it read refused and the set has changed
-// meanwhile (a Resize retired them), it tries the new set: a message is
-// refused only by the workers in place.
-func (r *Router) pass(e envelope, at int64) bool {
+// at, and reports the rotation's place of the one that did. If every
+// worker of the set it read refused and the set has changed meanwhile (a
+// Resize retired them), it tries the new set: a message is refused only
+// by the workers in place.
+func (r *Router) pass(e envelope, at int64) (uint64, bool) {
 	for {
 		set := r.workers.Load()
 		hook(hkRoute)
@@ -207,24 +225,24 @@ func (r *Router) pass(e envelope, at int64) bool {
 			j = (r.next.Add(1) - 1) % n
 		}
 		for range n {
-			w := ws[j]
+			w, place := ws[j], j
 			if j++; j == n {
 				j = 0
 			}
 			err := w.mb.put(e, at)
 			if err == nil {
 				w.wake()
-				return true
+				return place, true
 			}
 			if err == ErrStopped && !w.retiring.Load() {
 				if nw := r.replace(w); nw != nil && nw.mb.put(e, at) == nil {
 					nw.wake()
-					return true
+					return place, true
 				}
 			}
 		}
 		if r.workers.Load() == set {
-			return false
+			return 0, false
 		}
 	}
 }
@@ -243,7 +261,7 @@ func (r *Router) takesBack() bool {
 // mailbox; it was counted as forwarded when it first arrived, and keeps
 // the stamp it was accepted with (at).
 func (r *Router) reroute(from *actor, e envelope, at int64) {
-	if !r.pass(e, at) {
+	if _, ok := r.pass(e, at); !ok {
 		r.unhandled.Add(1)
 		r.sys.deadLetter(from, e, ErrNoWorker)
 	}
@@ -375,8 +393,18 @@ type RouterStats struct {
 func (r *Router) Stats() RouterStats {
 	return RouterStats{
 		Size:      r.Cap(),
-		Forwarded: r.forwarded.Load(),
+		Forwarded: r.forwardedSum(),
 		Unhandled: r.unhandled.Load(),
 		Restarts:  r.restarts.Load(),
 	}
+}
+
+// forwardedSum is the number of messages routed: the sum of the stripes,
+// exact once the routing calls it should count have returned.
+func (r *Router) forwardedSum() uint64 {
+	var n uint64
+	for i := range r.forwarded {
+		n += r.forwarded[i].Load()
+	}
+	return n
 }
