@@ -568,21 +568,45 @@ func TestBreakWaitRoomWokenByATake(t *testing.T) {
 	}
 }
 
-// TestBreakTakeAsksHolder: with A running and B queued in a pool of 1
-// with a queue of 1, C's submitter is held at the point where it blocks,
-// holding the engine's lock. A ends: its worker takes B, which makes room
-// for C, and must neither wait for the lock to admit C (B starts while
-// the lock is held) nor leave C waiting: it asks the lock's holder, which
-// admits C into the room before it lets go (rule W4's ask), so C's
-// Submit returns while B still runs.
-func TestBreakTakeAsksHolder(t *testing.T) {
-	breakpoints(t)
-	p := mustNew(t, 1, pool.WithQueueSize(1))
-	releaseA, releaseB := make(chan struct{}), make(chan struct{})
-	aStarted, bStarted, cRan := make(chan struct{}), make(chan struct{}), make(chan struct{})
+// manyProcs raises GOMAXPROCS to 4 for the test, where it is lower: a
+// worker leaves the admission to the lock's holder only with more than
+// two Ps (the engine reads GOMAXPROCS when a pool is made).
+func manyProcs(t *testing.T) {
+	if old := runtime.GOMAXPROCS(0); old < 4 {
+		runtime.GOMAXPROCS(4)
+		t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+	}
+}
+
+// queueFullBehindA fills a pool of 1 with a queue of 4: A runs, B and
+// three more wait behind it. It returns A's release, and B's start and
+// release; the other three wait for B.
+func queueFullBehindA(t *testing.T) (p *pool.Pool, releaseA, bStarted, releaseB chan struct{}) {
+	t.Helper()
+	p = mustNew(t, 1, pool.WithQueueSize(4))
+	releaseA, releaseB = make(chan struct{}), make(chan struct{})
+	aStarted, bStarted := make(chan struct{}), make(chan struct{})
 	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
 	<-aStarted
 	mustSubmit(t, p, func() { close(bStarted); <-releaseB })
+	for range 3 {
+		mustSubmit(t, p, func() { <-releaseB })
+	}
+	return p, releaseA, bStarted, releaseB
+}
+
+// TestBreakTakeAsksHolder: with A running and the queue of 4 full behind
+// it in a pool of 1, C's submitter is held at the point where it blocks,
+// holding the engine's lock. A ends: its worker takes B, which makes room
+// for C with three units still queued, and must neither wait for the lock
+// to admit C (B starts while the lock is held) nor leave C waiting: it
+// asks the lock's holder, which admits C into the room before it lets go
+// (rule W4's ask), so C's Submit returns while B still runs.
+func TestBreakTakeAsksHolder(t *testing.T) {
+	breakpoints(t)
+	manyProcs(t)
+	p, releaseA, bStarted, releaseB := queueFullBehindA(t)
+	cRan := make(chan struct{})
 	paused, resume := pauseAt(t, "block")
 	defer resume()
 	errC := make(chan error, 1)
@@ -618,12 +642,9 @@ func TestBreakTakeAsksHolder(t *testing.T) {
 // does not take the lock meanwhile.
 func TestBreakAskAfterAnswer(t *testing.T) {
 	breakpoints(t)
-	p := mustNew(t, 1, pool.WithQueueSize(1))
-	releaseA, releaseB := make(chan struct{}), make(chan struct{})
-	aStarted, bStarted, cRan := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
-	<-aStarted
-	mustSubmit(t, p, func() { close(bStarted); <-releaseB })
+	manyProcs(t)
+	p, releaseA, bStarted, releaseB := queueFullBehindA(t)
+	cRan := make(chan struct{})
 	asked, goOn := pauseAt(t, "outsider")
 	errC := make(chan error, 1)
 	go func() { errC <- p.Submit(context.Background(), func() { close(cRan) }) }()
@@ -638,12 +659,70 @@ func TestBreakAskAfterAnswer(t *testing.T) {
 	<-bStarted
 	resume()
 	<-statsDone
-	if got := p.Stats().Submitted; got != 3 {
-		t.Errorf("Submitted = %d once the holder has let go, want 3: an ask made as it let go was lost, and C waits beside room in the queue", got)
+	if got := p.Stats().Submitted; got != 6 {
+		t.Errorf("Submitted = %d once the holder has let go, want 6: an ask made as it let go was lost, and C waits beside room in the queue", got)
 	}
 	if err := <-errC; err != nil {
 		t.Fatalf("Submit(C) = %v", err)
 	}
 	close(releaseB)
 	<-cRan
+}
+
+// TestBreakAskLowQueue: as TestBreakTakeAsksHolder, with a queue of 1
+// that B's take leaves empty: the worker that took B may not leave C to
+// the holder, which may answer late while the workers have nothing
+// queued; it waits for the lock to admit C itself.
+func TestBreakAskLowQueue(t *testing.T) {
+	breakpoints(t)
+	manyProcs(t)
+	p := mustNew(t, 1, pool.WithQueueSize(1))
+	releaseA := make(chan struct{})
+	aStarted := make(chan struct{})
+	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
+	<-aStarted
+	mustSubmit(t, p, func() {})
+	paused, resume := pauseAt(t, "block")
+	defer resume()
+	errC := make(chan error, 1)
+	go func() { errC <- p.Submit(context.Background(), func() {}) }()
+	<-paused
+	decided := make(chan string, 2)
+	t.Cleanup(pool.BreakOnce("ask-left", func() { decided <- "left the admission to the holder" }))
+	t.Cleanup(pool.BreakOnce("ask-wait", func() { decided <- "waits for the lock" }))
+	close(releaseA)
+	if got := <-decided; got != "waits for the lock" {
+		t.Errorf("the worker that took B, leaving the queue empty with C blocked, %s", got)
+	}
+	resume()
+	if err := <-errC; err != nil {
+		t.Fatalf("Submit(C) = %v", err)
+	}
+}
+
+// TestBreakAskTwoProcs: as TestBreakTakeAsksHolder, with GOMAXPROCS 2:
+// the worker that took B waits for the lock to admit C, whose submitter,
+// holding it, shares the two Ps with the workers.
+func TestBreakAskTwoProcs(t *testing.T) {
+	breakpoints(t)
+	old := runtime.GOMAXPROCS(2)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+	p, releaseA, _, releaseB := queueFullBehindA(t)
+	paused, resume := pauseAt(t, "block")
+	defer resume()
+	errC := make(chan error, 1)
+	go func() { errC <- p.Submit(context.Background(), func() {}) }()
+	<-paused
+	decided := make(chan string, 2)
+	t.Cleanup(pool.BreakOnce("ask-left", func() { decided <- "left the admission to the holder" }))
+	t.Cleanup(pool.BreakOnce("ask-wait", func() { decided <- "waits for the lock" }))
+	close(releaseA)
+	if got := <-decided; got != "waits for the lock" {
+		t.Errorf("with two Ps, the worker that took B %s", got)
+	}
+	resume()
+	if err := <-errC; err != nil {
+		t.Fatalf("Submit(C) = %v", err)
+	}
+	close(releaseB)
 }

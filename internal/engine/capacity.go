@@ -22,6 +22,7 @@ func (e *Engine[E]) Resize(n int) error {
 		return nil
 	}
 	e.resizes.Add(1)
+	e.readProcs()
 	e.mu.Lock()
 	if n > old {
 		// Grow is prompt: start workers for the waiting work now rather

@@ -268,7 +268,12 @@ type Engine[E any] struct {
 	// timings says whether units are timed (timings.go): read once when a
 	// unit is accepted, to stamp it, and once when a worker starts it.
 	timings atomic.Bool
-	cfg     Config
+	// manyProcs says that GOMAXPROCS was above 2 when last read (Init,
+	// Resize, the stall check): the worker's ask (lock.go) needs a lock
+	// holder that keeps running while it holds, which two Ps shared by
+	// the workers and the submitters do not give.
+	manyProcs atomic.Bool
+	cfg       Config
 
 	// spare recycles waiters: under sustained backpressure every blocked
 	// Submit needs one, and allocating them dominated the I/O benchmark's
@@ -365,6 +370,7 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	n := cfg.MinWorkers
 	e.mu.Lock()
 	e.timings.Store(cfg.Timings)
+	e.readProcs()
 	e.mu.everTimed = cfg.Timings
 	for range min(n, size) {
 		e.spawnParkedLocked()

@@ -41,6 +41,8 @@ const (
 	hkAdmitAll                        // e.mu's holder is about to admit blocked submitters into the room there is
 	hkUnlock                          // e.mu's holder has answered the asks made so far and is about to let go
 	hkOutsider                        // a blocked submitter asked whether it runs in a unit of the engine, found it does not, and waits on
+	hkAskLeft                         // a worker that made room found e.mu held and left the admission to its holder
+	hkAskWait                         // a worker that made room found e.mu held and the queue low, and is about to wait for the lock to admit
 
 	// The steps of the front-ends' protocols on the engine, run through
 	// the same explorer (At).
@@ -60,7 +62,7 @@ var hookNames = [numHookPoints]string{
 	"submit-direct", "submit-queue", "notify", "taken", "confirmed", "deferred",
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
-	"waiter-take", "give-back", "continue", "admit-all", "unlock", "outsider",
+	"waiter-take", "give-back", "continue", "admit-all", "unlock", "outsider", "ask-left", "ask-wait",
 	"key-admit", "key-turn", "key-idle", "key-yield",
 	"sched-take", "sched-expire", "sched-offer",
 }

@@ -60,6 +60,14 @@ func (q *queue[E]) init(capacity int) {
 	}
 }
 
+// half is half the queue's capacity, rounded up.
+func (q *queue[E]) half() int {
+	if q.one {
+		return 1
+	}
+	return int(q.size+1) / 2
+}
+
 // none reports whether the queue holds nothing at all (capacity 0): a
 // unit is accepted only when a worker can start it at once.
 func (q *queue[E]) none() bool { return q.size == 0 }

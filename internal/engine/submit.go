@@ -287,6 +287,7 @@ func (e *Engine[E]) armStallCheckLocked(d time.Duration) {
 // saturated pokes each blocked submitter once, after stallCheck, and none
 // that is admitted sooner.
 func (e *Engine[E]) checkStalled() {
+	e.readProcs() // the ask's rule (lock.go); read where submitters have waited
 	e.mu.Lock()
 	defer e.unlock()
 	e.mu.stallArmed = false
