@@ -669,19 +669,12 @@ func TestBreakAskAfterAnswer(t *testing.T) {
 	<-cRan
 }
 
-// TestBreakAskLowQueue: as TestBreakTakeAsksHolder, with a queue of 1
-// that B's take leaves empty: the worker that took B may not leave C to
-// the holder, which may answer late while the workers have nothing
-// queued; it waits for the lock to admit C itself.
-func TestBreakAskLowQueue(t *testing.T) {
-	breakpoints(t)
-	manyProcs(t)
-	p := mustNew(t, 1, pool.WithQueueSize(1))
-	releaseA := make(chan struct{})
-	aStarted := make(chan struct{})
-	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
-	<-aStarted
-	mustSubmit(t, p, func() {})
+// askDecision holds C's submitter at the point where it blocks, holding
+// the engine's lock, releases A, and returns what the worker that takes B
+// decides about C's admission; then it lets C go and checks that C's
+// Submit returns nil.
+func askDecision(t *testing.T, p *pool.Pool, releaseA chan struct{}) string {
+	t.Helper()
 	paused, resume := pauseAt(t, "block")
 	defer resume()
 	errC := make(chan error, 1)
@@ -691,12 +684,28 @@ func TestBreakAskLowQueue(t *testing.T) {
 	t.Cleanup(pool.BreakOnce("ask-left", func() { decided <- "left the admission to the holder" }))
 	t.Cleanup(pool.BreakOnce("ask-wait", func() { decided <- "waits for the lock" }))
 	close(releaseA)
-	if got := <-decided; got != "waits for the lock" {
-		t.Errorf("the worker that took B, leaving the queue empty with C blocked, %s", got)
-	}
+	got := <-decided
 	resume()
 	if err := <-errC; err != nil {
 		t.Fatalf("Submit(C) = %v", err)
+	}
+	return got
+}
+
+// TestBreakAskLowQueue: as TestBreakTakeAsksHolder, with a queue of 1
+// that B's take leaves empty: the worker that took B may not leave C to
+// the holder, which may answer late while the workers have nothing
+// queued; it waits for the lock to admit C itself.
+func TestBreakAskLowQueue(t *testing.T) {
+	breakpoints(t)
+	manyProcs(t)
+	p := mustNew(t, 1, pool.WithQueueSize(1))
+	releaseA, aStarted := make(chan struct{}), make(chan struct{})
+	mustSubmit(t, p, func() { close(aStarted); <-releaseA })
+	<-aStarted
+	mustSubmit(t, p, func() {})
+	if got := askDecision(t, p, releaseA); got != "waits for the lock" {
+		t.Errorf("the worker that took B, leaving the queue empty with C blocked, %s", got)
 	}
 }
 
@@ -708,21 +717,8 @@ func TestBreakAskTwoProcs(t *testing.T) {
 	old := runtime.GOMAXPROCS(2)
 	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
 	p, releaseA, _, releaseB := queueFullBehindA(t)
-	paused, resume := pauseAt(t, "block")
-	defer resume()
-	errC := make(chan error, 1)
-	go func() { errC <- p.Submit(context.Background(), func() {}) }()
-	<-paused
-	decided := make(chan string, 2)
-	t.Cleanup(pool.BreakOnce("ask-left", func() { decided <- "left the admission to the holder" }))
-	t.Cleanup(pool.BreakOnce("ask-wait", func() { decided <- "waits for the lock" }))
-	close(releaseA)
-	if got := <-decided; got != "waits for the lock" {
+	if got := askDecision(t, p, releaseA); got != "waits for the lock" {
 		t.Errorf("with two Ps, the worker that took B %s", got)
-	}
-	resume()
-	if err := <-errC; err != nil {
-		t.Fatalf("Submit(C) = %v", err)
 	}
 	close(releaseB)
 }
