@@ -151,25 +151,27 @@ import (
 //	    Whoever makes room (a worker that takes a unit or gives a slot
 //	    back, a grow) checks waitersN after doing so and, if it is not 0,
 //	    admits the oldest waiters into the room under mu (admitWaiters).
-//	    Either the waiter's retry under mu sees the room, or the room-maker
-//	    sees waitersN and admits under mu. A worker that made room by
-//	    taking a unit does not wait for mu: it asks its holder (admitAsk),
-//	    who admits into all the room made so far before it lets go, and
-//	    looks for asks again after the release (unlock; lock.go has the
-//	    argument that no ask is lost). Under backpressure every blocked
-//	    submitter takes mu, and a worker queued behind them would leave
-//	    its slot idle once per unit (mutant W4-ask-waits,
-//	    TestBreakTakeAsksHolder; W4-ask-no-recheck, TestBreakAskAfterAnswer).
-//	    Admitted submitters are woken after the release. park admits
-//	    them after the worker has joined the idle stack, so that a
-//	    waiter's unit wakes that worker rather than a new goroutine. A submitter that blocks without
-//	    limit does not wait for a searcher to make room: it joins the list
-//	    at once (yielding to the searcher would take the CPU from the
-//	    workers that make the room); one that would be refused, or spill
-//	    into the overflow list, yields a few times first. An offer (Offer)
-//	    is a submitter that would be refused: it looks again under mu as
-//	    any does, and, finding no room, withdraws its announcement and
-//	    returns ErrNoRoom without joining the list.
+//	    Either the waiter's retry under mu sees the room, or the
+//	    room-maker sees waitersN and admits under mu. A worker that made
+//	    room by taking a unit, with more than two Ps and the queue at
+//	    least half full, does not wait for mu: it asks its holder
+//	    (admitAsk), who admits into all the room made so far before it
+//	    lets go, and looks for asks again after the release (unlock;
+//	    lock.go has the argument that no ask is lost). Under backpressure
+//	    every blocked submitter takes mu, and a worker queued behind them
+//	    would leave its slot idle once per unit (mutant W4-ask-waits,
+//	    TestBreakTakeAsksHolder; W4-ask-no-recheck,
+//	    TestBreakAskAfterAnswer). Admitted submitters are woken after the
+//	    release. park admits them after the worker has joined the idle
+//	    stack, so that a waiter's unit wakes that worker rather than a new
+//	    goroutine. A submitter that blocks without limit does not wait for
+//	    a searcher to make room: it joins the list at once (yielding to
+//	    the searcher would take the CPU from the workers that make the
+//	    room); one that would be refused, or spill into the overflow list,
+//	    yields a few times first. An offer (Offer) is a submitter that
+//	    would be refused: it looks again under mu as any does, and,
+//	    finding no room, withdraws its announcement and returns ErrNoRoom
+//	    without joining the list.
 //	W5. In a pool with no queue, a slot holder that finds nothing to run
 //	    first looks at waitersN; if it is not 0 it takes the oldest
 //	    waiter's unit under mu and runs it in the slot it holds, after the

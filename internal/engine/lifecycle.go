@@ -130,7 +130,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 				continue
 			}
 			e.mu.waiters.finish(w, ErrClosed)
-			w.signal()
+			e.wakeAfterLocked(w)
 			tally(tallyCounts)
 			e.waitersN.Add(-1)
 		}

@@ -123,9 +123,8 @@ func (e *Engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool
 		t.at = e.stamp()
 	}
 	e.mu.direct++
-	w = e.settleLocked(w)
+	e.wakeAfterLocked(e.settleLocked(w))
 	e.unlock()
-	w.signal()
 	return t, true, false
 }
 

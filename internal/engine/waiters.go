@@ -58,9 +58,9 @@ func (l *waitList[E]) remove(w *waiter[E]) {
 	l.n--
 }
 
-// finish removes w and records its outcome, err; the caller then wakes
-// the submitter with signal, outside e.mu where it can (a wake-up under
-// the lock lengthens every other submitter's wait for it).
+// finish removes w and records its outcome, err; the caller then has
+// unlock wake the submitter once e.mu is free (wakeAfterLocked): a wake-up
+// under the lock lengthens every other submitter's wait for it.
 func (l *waitList[E]) finish(w *waiter[E], err error) {
 	l.remove(w)
 	w.task = unit[E]{}
