@@ -108,7 +108,7 @@ func runTurns(a *actor) {
 // which holds the actor whose turn runs: an Ask poked inside a turn reads
 // it to tell an Ask to its own actor (stall.go).
 func runTurnsIn(a *actor, local *any) {
-	for range maxChain {
+	for i := 0; i < maxChain; i++ {
 		*local = a
 		a = a.turn()
 		if a == nil {

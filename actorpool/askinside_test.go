@@ -57,6 +57,7 @@ func TestAskFromInsideATurn(t *testing.T) {
 		"a nested Ask":      {middle, "hello"},
 		"the caller itself": {self, actorpool.ErrInHandler},
 	} {
+		c := c
 		asker := spawn(t, s, func(cx *actorpool.Context, msg any) {
 			if c.to == self {
 				v, err := c.to.Ask(ctx, "start")

@@ -63,6 +63,7 @@ func wait(t testing.TB, ch <-chan struct{}, what string) {
 func matrix(t *testing.T, f func(t *testing.T, workers, budget int)) {
 	for _, w := range []int{1, 2, runtime.GOMAXPROCS(0)} {
 		for _, b := range []int{1, 2, 32, 1024} {
+			w, b := w, b
 			t.Run("workers="+strconv.Itoa(w)+"/budget="+strconv.Itoa(b), func(t *testing.T) { f(t, w, b) })
 		}
 	}

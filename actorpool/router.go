@@ -150,7 +150,7 @@ func NewRouter(sys *System, size int, produce func() Behavior, opts ...RouterOpt
 	self.router = r
 	r.self = self
 	ws := make([]*actor, 0, size)
-	for range size {
+	for i := 0; i < size; i++ {
 		w, err := r.spawnWorker()
 		if err != nil {
 			for _, w := range ws {
@@ -224,7 +224,7 @@ func (r *Router) pass(e envelope, at int64) (uint64, bool) {
 		if n > 0 {
 			j = (r.next.Add(1) - 1) % n
 		}
-		for range n {
+		for i := uint64(0); i < n; i++ {
 			w, place := ws[j], j
 			if j++; j == n {
 				j = 0

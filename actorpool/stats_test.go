@@ -21,7 +21,7 @@ func TestStatsQueued(t *testing.T) {
 		}
 		handled <- struct{}{}
 	})
-	for i := range 5 {
+	for i := 0; i < 5; i++ {
 		if err := r.Tell(i); err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func TestStatsQueued(t *testing.T) {
 		t.Errorf("Queued = %d with one message in hand and four behind it, want 4", q)
 	}
 	close(release)
-	for range 5 {
+	for i := 0; i < 5; i++ {
 		<-handled
 	}
 	if q := s.Stats().Queued; q != 0 {

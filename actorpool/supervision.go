@@ -66,7 +66,7 @@ func (s Supervisor) restartDelay(recent *[]time.Time, now time.Time) (time.Durat
 	}
 	*recent = append(kept, now)
 	d := s.MinBackoff
-	for range len(kept) {
+	for i := 0; i < len(kept); i++ {
 		if d >= s.MaxBackoff/2 {
 			d = s.MaxBackoff
 			break

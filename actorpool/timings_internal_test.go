@@ -57,11 +57,11 @@ func TestMailboxStamps(t *testing.T) {
 	}
 	stamped(13)
 	take()
-	for range 300 { // past the ring, into the chunks
+	for i := 0; i < 300; i++ { // past the ring, into the chunks
 		stamped(int64(next))
 		put(0)
 	}
-	for range 100 {
+	for i := 0; i < 100; i++ {
 		take()
 	}
 	out, ats := m.close()

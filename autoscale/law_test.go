@@ -269,7 +269,7 @@ func TestLawShrinksToTheNeed(t *testing.T) {
 	l := newLaw(64)
 	n := 8
 	var sizes []int
-	for i := range 8 {
+	for i := 0; i < 8; i++ {
 		o := Observation{At: t0.Add(time.Duration(i) * 250 * time.Millisecond), Size: n, Busy: 1.7, Lambda: 100,
 			Throughput: 100, Service: 17 * time.Millisecond, GOMAXPROCS: 2}
 		n = l.decide(o).to
@@ -478,7 +478,7 @@ func cpuAt(at time.Duration, n int) Observation {
 func TestLawSettlesOnCPUBoundOverload(t *testing.T) {
 	l := newObjectiveLaw(64)
 	n, changes := 4, 0
-	for i := range 8 * 60 { // 2 minutes
+	for i := 0; i < 8*60; i++ { // 2 minutes
 		at := time.Duration(i) * 250 * time.Millisecond
 		to := l.decide(cpuAt(at, n)).to
 		if l.class == CPUBound && to > cpuCeiling(cpuAt(at, n)) {

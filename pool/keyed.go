@@ -355,7 +355,7 @@ func (kd *Keyed[K]) awaitAdmission(ctx context.Context, ch chan struct{}) error 
 	// The admission is usually over in a few hundred nanoseconds: look a
 	// few times, yielding, before paying the traceback that tells whether
 	// the caller is a task of the pool (HelpCaller).
-	for range 4 {
+	for i := 0; i < 4; i++ {
 		select {
 		case <-ch:
 			return nil
@@ -622,7 +622,7 @@ func (l *layers[L]) all() []L {
 // comparable (hashing it would panic). Other types can be invalid only by
 // not being equal to themselves, which a key's first Submit checks.
 func mayBeInvalidKey[K comparable]() bool {
-	return reflect.TypeFor[K]().Kind() == reflect.Interface
+	return reflect.TypeOf((*K)(nil)).Elem().Kind() == reflect.Interface
 }
 
 // validKey reports whether id can be a map key that finds itself again.

@@ -107,6 +107,7 @@ func TestKeyedRandomSequences(t *testing.T) {
 			})
 		}
 		for pr, plan := range plans {
+			pr, plan := pr, plan
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

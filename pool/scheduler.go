@@ -546,7 +546,7 @@ func (s *Scheduler) checkLocked() {
 	}
 	engine.Invariant(s.mu.tickets >= s.mu.waiting && s.mu.waiting >= 0, "a scheduler has %d tasks waiting and %d tickets (S1)", s.mu.waiting, s.mu.tickets)
 	n := 0
-	for c := range numClasses {
+	for c := 0; c < numClasses; c++ {
 		k := 0
 		for t := s.mu.classes[c].head; t != nil; t = t.next {
 			k++

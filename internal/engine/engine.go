@@ -374,7 +374,7 @@ func (e *Engine[E]) Init(size int, run func(E), cfg Config) {
 	e.timings.Store(cfg.Timings)
 	e.readProcs()
 	e.mu.everTimed = cfg.Timings
-	for range min(n, size) {
+	for i := 0; i < min(n, size); i++ {
 		e.spawnParkedLocked()
 	}
 	e.unlock()

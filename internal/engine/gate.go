@@ -122,11 +122,11 @@ func (g *gate) setCap(n int) (old int, ok bool) {
 func (g *gate) close() bool {
 	hook(hkGateClose)
 	tally(tallyGate)
-	return g.w.Or(gateClosed)&gateClosed == 0
+	return setBits(&g.w, gateClosed)&gateClosed == 0
 }
 
 // reopen clears the closed bit.
 func (g *gate) reopen() {
 	tally(tallyGate)
-	g.w.And(^gateClosed)
+	clearBits(&g.w, gateClosed)
 }

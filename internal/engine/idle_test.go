@@ -14,7 +14,7 @@ func TestIdleStack(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var s idleStack[func()]
 		var model []*worker[func()]
-		for range rapid.IntRange(0, 400).Draw(t, "steps") {
+		for i, n := 0, rapid.IntRange(0, 400).Draw(t, "steps"); i < n; i++ {
 			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
 			case op < 5 || len(model) == 0:
 				w := &worker[func()]{idleAt: -1}

@@ -127,7 +127,7 @@ func (e *Engine[E]) answerLocked() *waiter[E] {
 // costs a wake-up per contended acquisition (measured on the drop-in's
 // blocking Invoke at parallelism 1-100: 6-11% of a call, 2 cores).
 func (e *Engine[E]) lock() {
-	for i := range 4 {
+	for i := 0; i < 4; i++ {
 		if e.mu.m.TryLock() {
 			tally(tallyLock)
 			if i > 0 {

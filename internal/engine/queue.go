@@ -168,11 +168,11 @@ func (q *queue[E]) len() int {
 // seal stops further pushes.
 func (q *queue[E]) seal() {
 	hook(hkQueueSeal)
-	q.tail.Or(sealBit)
+	setBits(&q.tail, sealBit)
 }
 
 // unseal allows pushes again.
-func (q *queue[E]) unseal() { q.tail.And(^sealBit) }
+func (q *queue[E]) unseal() { clearBits(&q.tail, sealBit) }
 
 func (q *queue[E]) sealed() bool { return q.tail.Load()&sealBit != 0 }
 

@@ -143,7 +143,7 @@ func (e *Engine[E]) spin(w *worker[E]) (unit[E], uint64, bool) {
 		w.searching = true
 		hook(hkSpinStart)
 	}
-	for range spinRounds {
+	for i := 0; i < spinRounds; i++ {
 		tally(tallyYield)
 		runtime.Gosched()
 		if t, pos, ok := e.take(); ok {

@@ -40,6 +40,7 @@ func BenchmarkSharedWords(b *testing.B) {
 		// One submitter, ~100 ns units, 8 workers.
 		{"shape=OneSubmitter", 8, 0, 60, false},
 	} {
+		s := s
 		b.Run(s.name, func(b *testing.B) {
 			var e Engine[func()]
 			e.Init(s.workers, func(f func()) { f() }, Config{QueueSize: 1024})
@@ -63,7 +64,7 @@ func BenchmarkSharedWords(b *testing.B) {
 						}
 					})
 				} else {
-					for range b.N {
+					for i := 0; i < b.N; i++ {
 						wg.Add(1)
 						if err := e.Submit(ctx, task); err != nil {
 							b.Fatal(err)
@@ -88,7 +89,7 @@ func BenchmarkSharedWords(b *testing.B) {
 
 func xorshift(n int) uint64 {
 	x := uint64(0x9e3779b97f4a7c15)
-	for range n {
+	for i := 0; i < n; i++ {
 		x ^= x << 13
 		x ^= x >> 7
 		x ^= x << 17

@@ -113,7 +113,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 	// makes. One that blocks without limit joins the waiters at once, and
 	// the room admits it (W4): yielding here would take the CPU from the
 	// very workers that make the room.
-	for range spinRounds {
+	for i := 0; i < spinRounds; i++ {
 		if (mode == waitForRoom && e.cfg.blocksWithoutLimit()) || e.spinning.Load() == 0 || e.waitersN.Load() != 0 {
 			break
 		}

@@ -37,11 +37,11 @@ func TestBreakOnce(t *testing.T) {
 func TestPressureTakesEveryStep(t *testing.T) {
 	x := New(Config{Seed: 7, ChangeEvery: 8, DelaySteps: 16, MaxYields: 50, YieldEvery: 4}, []string{"s"})
 	var wg sync.WaitGroup
-	for range 4 {
+	for i := 0; i < 4; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range 500 {
+			for i := 0; i < 500; i++ {
 				x.At(0)
 			}
 		}()

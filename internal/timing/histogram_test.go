@@ -21,7 +21,7 @@ func TestBuckets(t *testing.T) {
 			t.Errorf("Bound(%d) = %v, want the largest Duration", i, got)
 		}
 	}
-	for i := range Buckets - 1 {
+	for i := 0; i < Buckets-1; i++ {
 		b := Bound(i)
 		if i > 0 && b != 2*Bound(i-1) {
 			t.Errorf("Bound(%d) = %v, not twice the bound before", i, b)
@@ -96,7 +96,7 @@ func TestHistogramQuantile(t *testing.T) {
 	// Ten durations, one a bucket: the 0.7-quantile is the seventh,
 	// though 0.7*10 is not exactly 7 in floating point.
 	var ten []time.Duration
-	for i := range 10 {
+	for i := 0; i < 10; i++ {
 		ten = append(ten, Bound(i)-1)
 	}
 	h := histOf(ten...)
@@ -149,15 +149,16 @@ func TestRecordShared(t *testing.T) {
 	var r Recorder
 	const writers, each = 4, 1000
 	done := make(chan struct{})
-	for w := range writers {
+	for w := 0; w < writers; w++ {
+		w := w
 		go func() {
-			for i := range each {
+			for i := 0; i < each; i++ {
 				r.RecordShared(time.Duration(w*each+i) * time.Microsecond)
 			}
 			done <- struct{}{}
 		}()
 	}
-	for range writers {
+	for i := 0; i < writers; i++ {
 		<-done
 	}
 	h := r.Snapshot()
