@@ -159,7 +159,7 @@ const defaultBudget = 16
 // not one per request.
 func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
 	if p == nil {
-		return nil, errNilPool
+		return nil, invalid("NewKeyed: nil *Pool")
 	}
 	c, err := buildConfig(opts)
 	if err != nil {
@@ -216,8 +216,10 @@ func (*keyFullError) Unwrap() error { return ErrOverload }
 
 // ErrInvalidKey is returned by Keyed.Submit for a key that cannot order
 // tasks: one not equal to itself (a floating-point NaN, or a value that
-// holds one), which no later Submit could find again, or an interface
-// value holding a type that cannot be compared.
+// holds one), which no later Submit could find again, or one that holds,
+// at any depth (in an interface, a struct field or an array element), an
+// interface value whose dynamic type cannot be compared (a slice, a map,
+// a func).
 var ErrInvalidKey = errors.New("pool: invalid key")
 
 // Submit hands task to the pool as the next task of key id. It returns nil
@@ -618,11 +620,29 @@ func (l *layers[L]) all() []L {
 }
 
 // mayBeInvalidKey reports whether K may hold keys validKey must check on
-// every Submit: an interface type, whose dynamic value may not be
-// comparable (hashing it would panic). Other types can be invalid only by
-// not being equal to themselves, which a key's first Submit checks.
+// every Submit: one with an interface anywhere in it (the type itself, a
+// field of a struct, an element of an array, at any depth), whose dynamic
+// value may not be comparable (hashing it, or comparing it, would panic).
+// Other types can be invalid only by not being equal to themselves, which
+// a key's first Submit checks.
 func mayBeInvalidKey[K comparable]() bool {
-	return reflect.TypeOf((*K)(nil)).Elem().Kind() == reflect.Interface
+	return holdsInterface(reflect.TypeOf((*K)(nil)).Elem())
+}
+
+func holdsInterface(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Array:
+		return holdsInterface(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if holdsInterface(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // validKey reports whether id can be a map key that finds itself again.

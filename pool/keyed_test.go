@@ -665,8 +665,8 @@ func TestKeyedOverloadRefuses(t *testing.T) {
 // panic or a hang.
 func TestKeyedBadInput(t *testing.T) {
 	p := mustNew(t, 1)
-	if _, err := pool.NewKeyed[int](nil); err == nil {
-		t.Error("NewKeyed(nil) = nil error")
+	if _, err := pool.NewKeyed[int](nil); !errors.Is(err, pool.ErrInvalidOption) {
+		t.Errorf("NewKeyed(nil) = %v, want ErrInvalidOption", err)
 	}
 	for _, o := range []pool.Option{pool.WithTimings(), pool.WithMaxWaiting(1), pool.WithMinWorkers(1), pool.WithIdleTimeout(time.Second), pool.WithPanicHandler(nil), nil, pool.WithBudget(0), pool.WithQueueSize(0)} {
 		if _, err := pool.NewKeyed[int](p, o); !errors.Is(err, pool.ErrInvalidOption) {
@@ -704,6 +704,26 @@ func TestKeyedBadInput(t *testing.T) {
 	if err := ak.Submit(bg, math.NaN(), func() { t.Error("ran") }); !errors.Is(err, pool.ErrInvalidKey) {
 		t.Errorf("NaN in an interface key: %v", err)
 	}
+	// An interface deep inside a key's type holds an uncomparable value:
+	// comparing or hashing the key would panic.
+	type inner struct{ v any }
+	type deep struct {
+		id  int
+		arr [2]inner
+	}
+	dk := mustKeyed[deep](t, p)
+	bad := deep{id: 1, arr: [2]inner{{v: 1}, {v: []int{1}}}}
+	if err := dk.Submit(bg, bad, func() { t.Error("ran") }); !errors.Is(err, pool.ErrInvalidKey) {
+		t.Errorf("a slice in an interface inside a struct key's array: %v, want ErrInvalidKey", err)
+	}
+	if err := dk.Submit(bg, deep{arr: [2]inner{{v: math.NaN()}}}, func() { t.Error("ran") }); !errors.Is(err, pool.ErrInvalidKey) {
+		t.Errorf("a NaN in an interface inside a struct key: %v, want ErrInvalidKey", err)
+	}
+	deepRan := make(chan struct{})
+	if err := dk.Submit(bg, deep{id: 2, arr: [2]inner{{v: "a"}, {v: 2}}}, func() { close(deepRan) }); err != nil {
+		t.Errorf("a valid struct key with interfaces inside: %v", err)
+	}
+	<-deepRan
 	ran := make(chan struct{})
 	if err := ak.Submit(bg, "fine", func() { close(ran) }); err != nil {
 		t.Errorf("a valid interface key: %v", err)

@@ -178,7 +178,7 @@ func (*expiredError) Unwrap() error { return context.DeadlineExceeded }
 // per request.
 func NewScheduler(p *Pool, opts ...Option) (*Scheduler, error) {
 	if p == nil {
-		return nil, errNilPool
+		return nil, invalid("NewScheduler: nil *Pool")
 	}
 	c, err := buildConfig(opts)
 	if err != nil {

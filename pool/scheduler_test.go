@@ -531,7 +531,7 @@ func TestSchedulerEdges(t *testing.T) {
 		{"Schedule nil fn", scheduleErr(pool.Schedule[int](bg, s, 0, nil)), pool.ErrNilTask},
 		{"Schedule nil scheduler", scheduleErr(pool.Schedule(bg, nilS, 0, func() (int, error) { return 0, nil })), nil},
 		{"Schedule class 9", scheduleErr(pool.Schedule(bg, s, 9, func() (int, error) { return 0, nil })), pool.ErrInvalidClass},
-		{"NewScheduler nil pool", newSchedErr(nil), nil},
+		{"NewScheduler nil pool", newSchedErr(nil), pool.ErrInvalidOption},
 		{"NewScheduler WithMinWorkers", newSchedErr(p, pool.WithMinWorkers(1)), pool.ErrInvalidOption},
 		{"NewScheduler WithBudget", newSchedErr(p, pool.WithBudget(2)), pool.ErrInvalidOption},
 		{"NewScheduler queue 0", newSchedErr(p, pool.WithQueueSize(0)), pool.ErrInvalidOption},
