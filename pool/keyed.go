@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/engine"
 )
@@ -87,7 +86,9 @@ type Keyed[K comparable] struct {
 //	    and closes ended for the function the walk returns. Nowhere
 //	    (stalled: a continuation the engine refused): the walk returns
 //	    the turn itself. The walk tells the first two apart by the
-//	    identity of the turn's function value (funcID).
+//	    units the engine handed back: a key's turn is the key itself.
+//	    Every function the walk returns comes after the pool's plain
+//	    tasks (KEY-7).
 type keyShard[K comparable] struct {
 	mu      sync.Mutex
 	m       map[K]*key[K]
@@ -133,7 +134,6 @@ type key[K comparable] struct {
 	unconfirmed        bool
 	q                  taskRing
 	idlePrev, idleNext *key[K] // the shard's idle list (keyIdle)
-	run                func()  // the key's turn (key.turn), bound once per key
 	// admitted is closed when an admission ends, either way; made by the
 	// first submitter that waits for it (K2).
 	admitted chan struct{}
@@ -185,7 +185,7 @@ func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
 	for i := range kd.shards {
 		kd.shards[i].m = make(map[K]*key[K])
 	}
-	p.keyed.add(kd)
+	p.layers.add(kd)
 	return kd, nil
 }
 
@@ -316,7 +316,7 @@ func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
 	k.unconfirmed = true
 	sh.mu.Unlock()
 	engine.At(engine.KeyAdmit)
-	err := kd.p.e.Submit(ctx, k.run)
+	err := kd.p.e.Submit(ctx, k)
 	sh.mu.Lock()
 	if engine.HooksOn {
 		engine.Invariant(k.sh == sh && k.unconfirmed && k.state != keyIdle, "an admitted key was put to rest before its admitter saw the outcome (K3)")
@@ -385,7 +385,6 @@ func (kd *Keyed[K]) newKey(sh *keyShard[K], id K) *key[K] {
 	k, _ := kd.spare.Get().(*key[K])
 	if k == nil {
 		k = &key[K]{kd: kd}
-		k.run = k.turn
 	}
 	k.sh, k.id, k.state = sh, id, keyAdmitting
 	return k
@@ -501,7 +500,7 @@ func (k *key[K]) turn() {
 		if n == kd.budget {
 			engine.At(engine.KeyYield)
 			k.state = keyQueued
-			if e.Continue(k.run) == nil {
+			if e.Continue(k) == nil {
 				sh.mu.Unlock()
 				return
 			}
@@ -538,7 +537,7 @@ func (k *key[K]) abandoned() {
 		k.kd.recycle(sh.rest(k)) // another key, if any: this one stays in the map
 	default:
 		k.state = keyQueued
-		if k.kd.p.e.Continue(k.run) != nil {
+		if k.kd.p.e.Continue(k) != nil {
 			// After ShutdownNow (K4); or a turn ShutdownNow handed
 			// back, run by its caller, whose task panicked: calling
 			// the function again runs the rest.
@@ -547,11 +546,20 @@ func (k *key[K]) abandoned() {
 	}
 }
 
+// run is the key's turn, its unit in the pool.
+func (k *key[K]) run() { k.turn() }
+
+func (k *key[K]) layer() layer { return k.kd }
+
 // handBack is the pool's ShutdownNow's walk of the keys (K4), given the
-// identities of the units the engine handed back: for each key whose turn
-// is not among them, a function that runs the key's waiting tasks in
-// order, once its running task, if any, has ended.
-func (kd *Keyed[K]) handBack(back map[unsafe.Pointer]bool) []func() {
+// turns the engine handed back: for each key with tasks waiting, a
+// function that runs them in order, once its running task, if any, has
+// ended.
+func (kd *Keyed[K]) handBack(units []unit) []func() {
+	back := make(map[*key[K]]bool, len(units))
+	for _, u := range units {
+		back[u.(*key[K])] = true
+	}
 	var out []func()
 	for i := range kd.shards {
 		sh := &kd.shards[i]
@@ -559,7 +567,13 @@ func (kd *Keyed[K]) handBack(back map[unsafe.Pointer]bool) []func() {
 		for _, k := range sh.m {
 			switch k.state {
 			case keyAdmitting, keyQueued:
-				if k.q.len() == 0 || back[funcID(k.run)] {
+				if k.q.len() == 0 {
+					continue
+				}
+				if back[k] {
+					// Its turn never reached a worker: calling it runs
+					// the key, here as on a worker.
+					out = append(out, k.turn)
 					continue
 				}
 				fallthrough
@@ -570,10 +584,10 @@ func (kd *Keyed[K]) handBack(back map[unsafe.Pointer]bool) []func() {
 				k.state = keyHandedBack
 				ended := make(chan struct{})
 				k.ended = ended
-				run := k.run
-				out = append(out, func() { <-ended; run() })
+				turn := k.turn
+				out = append(out, func() { <-ended; turn() })
 			case keyStalled:
-				out = append(out, k.run)
+				out = append(out, k.turn)
 			}
 		}
 		sh.mu.Unlock()
@@ -581,42 +595,16 @@ func (kd *Keyed[K]) handBack(back map[unsafe.Pointer]bool) []func() {
 	return out
 }
 
-// gauges returns the keys with a turn and the tasks waiting in their
-// queues, for the pool's Stats.
-func (kd *Keyed[K]) gauges() (keys, waiting int) {
+// addStats adds the keys with a turn and the tasks waiting in their
+// queues to the pool's Stats.
+func (kd *Keyed[K]) addStats(s *Stats) {
 	for i := range kd.shards {
 		sh := &kd.shards[i]
 		sh.mu.Lock()
-		keys += len(sh.m) - sh.idleN
-		waiting += sh.waiting
+		s.Keys += len(sh.m) - sh.idleN
+		s.KeyedWaiting += sh.waiting
 		sh.mu.Unlock()
 	}
-	return keys, waiting
-}
-
-// keyedLayer is what a pool knows of the Keyed built on it.
-type keyedLayer interface {
-	handBack(back map[unsafe.Pointer]bool) []func()
-	gauges() (keys, waiting int)
-}
-
-// layers are the front-ends built on a pool (its Keyed, or its
-// Schedulers), which its Stats and ShutdownNow visit.
-type layers[L any] struct {
-	mu sync.Mutex
-	ls []L
-}
-
-func (l *layers[L]) add(x L) {
-	l.mu.Lock()
-	l.ls = append(l.ls, x)
-	l.mu.Unlock()
-}
-
-func (l *layers[L]) all() []L {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.ls
 }
 
 // mayBeInvalidKey reports whether K may hold keys validKey must check on
@@ -685,10 +673,3 @@ func (r *taskRing) pop() func() {
 	r.size--
 	return t
 }
-
-// funcID is the identity of a func value: the address of the closure it
-// points to. A key's turn is a method value made once per key (key.run),
-// so its closure is the key's own, and no other func value points to it.
-// ShutdownNow compares the units the engine handed back with the keys'
-// turns by it (K4); func values themselves cannot be compared.
-func funcID(f func()) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&f)) }

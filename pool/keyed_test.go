@@ -491,9 +491,25 @@ func TestKeyedShutdownNow(t *testing.T) {
 				}
 			}
 			if want := keys + 1; len(back) != want {
-				t.Errorf("ShutdownNow handed back %d functions, want one per key and the plain task, %d", len(back), want)
+				t.Fatalf("ShutdownNow handed back %d functions, want one per key and the plain task, %d", len(back), want)
 			}
-			for _, f := range back {
+			// The plain task comes first, though the keys' turns were
+			// queued before it: a function per key after the plain tasks.
+			started := 0
+			for k := range keys {
+				started += len(log.order(k))
+			}
+			back[0]()
+			if plain.Load() != 1 {
+				t.Errorf("the first function handed back is not the plain task")
+			}
+			for k := range keys {
+				started -= len(log.order(k))
+			}
+			if started != 0 {
+				t.Errorf("the first function handed back ran %d keyed tasks", -started)
+			}
+			for _, f := range back[1:] {
 				f()
 			}
 			for k := range keys {

@@ -3,9 +3,7 @@ package pool
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
@@ -22,17 +20,14 @@ import (
 // next task. A task that calls runtime.Goexit ends its worker goroutine,
 // and a new one takes its place. Either way the pool keeps its capacity.
 type Pool struct {
-	e      engine.Engine[func()]
-	keyed  layers[keyedLayer]
-	scheds layers[*Scheduler]
+	e      engine.Engine[unit]
+	layers layers // its Keyed and Schedulers
 	// expired counts the tasks of SubmitResult that expired (F1); stale
 	// those of them whose place in the queue no worker has passed yet,
 	// which Stats does not count as waiting.
 	expired atomic.Uint64
 	stale   atomic.Int64
 }
-
-func callTask(f func()) { f() }
 
 // New returns a pool that runs at most size tasks at once. A size below 1
 // (or above resize.MaxSize) is an error matching ErrInvalidSize; an
@@ -43,7 +38,7 @@ func New(size int, opts ...Option) (*Pool, error) {
 		return nil, err
 	}
 	p := new(Pool)
-	p.e.Init(size, callTask, cfg)
+	p.e.Init(size, callUnit, cfg)
 	return p, nil
 }
 
@@ -80,11 +75,11 @@ func prepare(size int, opts []Option) (engine.Config, error) {
 // tasks in its slot until its own fits.
 //
 // Submit synchronizes before the task starts.
-func (p *Pool) Submit(ctx context.Context, task func()) error {
-	if task == nil {
+func (p *Pool) Submit(ctx context.Context, f func()) error {
+	if f == nil {
 		return ErrNilTask
 	}
-	return submit(&p.e, ctx, task)
+	return submit[unit](&p.e, ctx, task(f))
 }
 
 // submit is Submit's checks of ctx, shared with FuncPool.Invoke.
@@ -126,13 +121,8 @@ func (p *Pool) Cap() int { return p.e.Cap() }
 // WithTimings, its timings.
 func (p *Pool) Stats() Stats {
 	s := stats(&p.e)
-	for _, kd := range p.keyed.all() {
-		keys, waiting := kd.gauges()
-		s.Keys += keys
-		s.KeyedWaiting += waiting
-	}
-	for _, sc := range p.scheds.all() {
-		sc.addStats(&s)
+	for _, l := range p.layers.all() {
+		l.addStats(&s)
 	}
 	s.Waiting = max(0, s.Waiting-int(p.stale.Load()))
 	s.Expired += p.expired.Load()
@@ -195,39 +185,15 @@ func shutdown[E any](e *engine.Engine[E], ctx context.Context) error {
 // follow Close, to abandon the remaining queue, and precede Shutdown, to
 // wait for the running tasks.
 //
-// The tasks of a Keyed on the pool come back one function per key, after
-// the plain tasks: calling it runs the key's waiting tasks in their order,
-// once the key's running task, if any, has returned. If one of them
-// panics, the panic reaches the caller, and calling the function again
-// runs the rest. The waiting tasks of a Scheduler on the pool come back
-// last, one function each, in the order the scheduler would have started
-// them; their contexts and WithMaxWait no longer apply.
+// The plain tasks come first. Then come the tasks of each Keyed on the
+// pool, in the order they were made, and last those of each Scheduler. A
+// Keyed's come back one function per key: calling it runs the key's
+// waiting tasks in their order, once the key's running task, if any, has
+// returned. If one of them panics, the panic reaches the caller, and
+// calling the function again runs the rest. A Scheduler's come back one
+// function per waiting task, in the order the scheduler would have
+// started them; their contexts and WithMaxWait no longer apply.
 func (p *Pool) ShutdownNow() []func() {
 	_, units := p.e.CloseNow()
-	scheds := p.scheds.all()
-	tickets := make([]int, len(scheds))
-	if len(scheds) > 0 {
-		units = slices.DeleteFunc(units, func(u func()) bool {
-			for i, s := range scheds {
-				if funcID(u) == funcID(s.ticket) {
-					tickets[i]++
-					return true
-				}
-			}
-			return false
-		})
-	}
-	if ls := p.keyed.all(); len(ls) > 0 {
-		back := make(map[unsafe.Pointer]bool, len(units))
-		for _, u := range units {
-			back[funcID(u)] = true
-		}
-		for _, kd := range ls {
-			units = append(units, kd.handBack(back)...)
-		}
-	}
-	for i, s := range scheds {
-		units = append(units, s.handBack(tickets[i])...)
-	}
-	return units
+	return p.layers.handBack(units)
 }

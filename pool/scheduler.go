@@ -58,7 +58,6 @@ type Scheduler struct {
 	p       *Pool
 	maxWait time.Duration // WithMaxWait; 0: no limit
 	limit   int           // most tasks waiting (WithQueueSize); 0: no limit of its own
-	ticket  func()        // s.take, bound once: the unit each waiting task has in the pool
 	mu      struct {
 		sync.Mutex
 		classes  [numClasses]schedQueue
@@ -109,10 +108,9 @@ type Scheduler struct {
 //	    (handBack) after the pool has closed: a ticket that starts later
 //	    finds none, and a submitter that comes later finds the pool
 //	    closed (it checks under s.mu). The tickets the pool hands back
-//	    are dropped from its list (told by the identity of their
-//	    function value, funcID) and the tasks come back instead, so that
-//	    a task whose ticket a worker had taken, but not yet used, is
-//	    handed back too.
+//	    are dropped from its list (each is the scheduler's own unit, a
+//	    *ticket) and the tasks come back instead, so that a task whose
+//	    ticket a worker had taken, but not yet used, is handed back too.
 //
 // numClasses is how many priority classes a Scheduler has, and shareTurns
 // the starts of which a class with tasks waiting is owed one.
@@ -196,8 +194,7 @@ func NewScheduler(p *Pool, opts ...Option) (*Scheduler, error) {
 	if c.Unbounded {
 		s.limit = 0
 	}
-	s.ticket = s.take
-	p.scheds.add(s)
+	p.layers.add(s)
 	return s, nil
 }
 
@@ -307,7 +304,7 @@ func (s *Scheduler) admitLocked(t *schedTask, now time.Time) error {
 			return nil
 		}
 		engine.At(engine.SchedOffer)
-		switch err := e.Offer(s.ticket); err {
+		switch err := e.Offer((*ticket)(s)); err {
 		case nil:
 			s.mu.tickets++
 			s.pushLocked(t)
@@ -518,11 +515,19 @@ func (s *Scheduler) endLocked(t *schedTask, why error) {
 	t.run, t.report = nil, nil
 }
 
+// ticket is the unit each waiting task of a Scheduler has in the pool
+// (S1): it runs the most urgent waiting task when a worker starts it.
+type ticket Scheduler
+
+func (t *ticket) run()         { (*Scheduler)(t).take() }
+func (t *ticket) layer() layer { return (*Scheduler)(t) }
+
 // handBack is the scheduler's part of the pool's ShutdownNow, called
-// after the pool has closed and handed back tickets of the scheduler's
+// after the pool has closed and handed back the scheduler's tickets
 // (S4): it returns the waiting tasks, most urgent first, for the caller
 // to own.
-func (s *Scheduler) handBack(tickets int) []func() {
+func (s *Scheduler) handBack(units []unit) []func() {
+	tickets := len(units)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	back := make([]func(), 0, s.mu.waiting)
