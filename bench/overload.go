@@ -144,7 +144,7 @@ type scheduledRunner struct {
 	s *pool.Scheduler
 }
 
-func newScheduledRunner(opts ...pool.Option) (overloadRunner, error) {
+func newScheduledRunner(opts ...pool.SchedulerOption) (overloadRunner, error) {
 	p, err := pool.New(overloadWorkers)
 	if err != nil {
 		return nil, err

@@ -152,34 +152,21 @@ const defaultBudget = 16
 // NewKeyed returns a Keyed that runs its tasks on p. Its options are
 // WithBudget, the tasks of a key one turn runs; WithQueueSize, the most
 // tasks of one key that may wait to start (1024 by default, at least 1);
-// and WithUnboundedQueue, no such limit. The pool's other options are
-// the pool's: given here they are an error matching ErrInvalidOption, as
-// is a nil p. A Keyed stays with its pool (its ShutdownNow hands back the
-// Keyed's tasks) for as long as the pool lives: make one per key space,
-// not one per request.
-func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
+// and WithUnboundedQueue, no such limit. A nil p, or a nil or invalid
+// option, is an error matching ErrInvalidOption. A Keyed stays with its
+// pool (its ShutdownNow hands back the Keyed's tasks) for as long as the
+// pool lives: make one per key space, not one per request.
+func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 	if p == nil {
 		return nil, invalid("NewKeyed: nil *Pool")
 	}
-	c, err := buildConfig(opts)
+	c, err := buildLayerConfig(opts, KeyedOption.applyKeyed)
 	if err != nil {
 		return nil, err
 	}
-	if c.poolOnly != "" {
-		return nil, invalid("%s configures the pool (New), not a Keyed", c.poolOnly)
-	}
-	if c.schedOnly != "" {
-		return nil, invalid("%s configures a Scheduler (NewScheduler), not a Keyed", c.schedOnly)
-	}
-	if c.QueueSize < 1 && !c.Unbounded {
-		return nil, invalid("a key's queue size %d is below 1", c.QueueSize)
-	}
-	kd := &Keyed[K]{p: p, budget: defaultBudget, limit: c.QueueSize, seed: maphash.MakeSeed()}
+	kd := &Keyed[K]{p: p, budget: defaultBudget, limit: c.queueSize, seed: maphash.MakeSeed()}
 	if c.budget > 0 {
 		kd.budget = c.budget
-	}
-	if c.Unbounded {
-		kd.limit = 0
 	}
 	kd.checked = mayBeInvalidKey[K]()
 	for i := range kd.shards {
@@ -193,15 +180,15 @@ func NewKeyed[K comparable](p *Pool, opts ...Option) (*Keyed[K], error) {
 // if it has more waiting, goes to the back of the pool's queue; the
 // default is 16. A smaller budget shares the workers more finely among
 // keys with backlogs, at the cost of a pass through the pool's queue
-// every n tasks. It is an option of NewKeyed; n below 1 is an error.
-func WithBudget(n int) Option {
-	return func(c *config) error {
+// every n tasks. n below 1 is an error.
+func WithBudget(n int) KeyedOption {
+	return keyedOption(func(c *layerConfig) error {
 		if n < 1 {
 			return invalid("budget %d is below 1", n)
 		}
 		c.budget = n
 		return nil
-	}
+	})
 }
 
 // ErrKeyFull is returned by Keyed.Submit when the key already has as many

@@ -18,7 +18,7 @@ import (
 )
 
 // mustKeyed builds a Keyed on p or fails the test.
-func mustKeyed[K comparable](t testing.TB, p *pool.Pool, opts ...pool.Option) *pool.Keyed[K] {
+func mustKeyed[K comparable](t testing.TB, p *pool.Pool, opts ...pool.KeyedOption) *pool.Keyed[K] {
 	t.Helper()
 	kd, err := pool.NewKeyed[K](p, opts...)
 	if err != nil {
@@ -684,13 +684,10 @@ func TestKeyedBadInput(t *testing.T) {
 	if _, err := pool.NewKeyed[int](nil); !errors.Is(err, pool.ErrInvalidOption) {
 		t.Errorf("NewKeyed(nil) = %v, want ErrInvalidOption", err)
 	}
-	for _, o := range []pool.Option{pool.WithTimings(), pool.WithMaxWaiting(1), pool.WithMinWorkers(1), pool.WithIdleTimeout(time.Second), pool.WithPanicHandler(nil), nil, pool.WithBudget(0), pool.WithQueueSize(0)} {
+	for _, o := range []pool.KeyedOption{nil, pool.WithBudget(0), pool.WithQueueSize(0), pool.WithQueueSize(-1), pool.WithQueueSize(1 << 21)} {
 		if _, err := pool.NewKeyed[int](p, o); !errors.Is(err, pool.ErrInvalidOption) {
-			t.Errorf("NewKeyed with a pool's option or a bad one = %v, want ErrInvalidOption", err)
+			t.Errorf("NewKeyed with a bad option = %v, want ErrInvalidOption", err)
 		}
-	}
-	if _, err := pool.New(1, pool.WithBudget(4)); !errors.Is(err, pool.ErrInvalidOption) {
-		t.Errorf("New(WithBudget) = %v, want ErrInvalidOption", err)
 	}
 	var nilKeyed *pool.Keyed[int]
 	if err := nilKeyed.Submit(bg, 1, func() {}); err == nil {

@@ -8,21 +8,83 @@ import (
 	"github.com/poolkit/poolkit/internal/engine"
 )
 
-// Option configures a pool at construction. Options are applied in order;
-// when two set the same thing, the last one wins. A nil Option, or an
-// option given an invalid value, makes New return an error matching
-// ErrInvalidOption.
-type Option func(*config) error
+// Option configures a pool at construction (New, NewFunc). Options are
+// applied in order; when two set the same thing, the last one wins. A nil
+// Option, or an option given an invalid value, makes New return an error
+// matching ErrInvalidOption. Each constructor has its own option type
+// (Option, KeyedOption, SchedulerOption), so that an option given to the
+// wrong one does not compile; WithQueueSize and WithUnboundedQueue, which
+// bound a queue, are options of all three.
+type Option interface{ applyPool(*config) error }
 
-// config is what the options build: the engine's configuration, a
-// Keyed's budget and a Scheduler's max wait (their queue size is
-// QueueSize, their lack of bound Unbounded).
-type config struct {
-	engine.Config
+// KeyedOption configures a Keyed at construction (NewKeyed): WithBudget,
+// WithQueueSize and WithUnboundedQueue.
+type KeyedOption interface{ applyKeyed(*layerConfig) error }
+
+// SchedulerOption configures a Scheduler at construction (NewScheduler):
+// WithMaxWait, WithQueueSize and WithUnboundedQueue.
+type SchedulerOption interface{ applyScheduler(*layerConfig) error }
+
+// config is what a pool's options build: the engine's configuration.
+type config struct{ engine.Config }
+
+// layerConfig is what a Keyed's or a Scheduler's options build.
+type layerConfig struct {
+	queueSize int           // the most tasks waiting; 0 with unbounded
+	unbounded bool          // WithUnboundedQueue
 	budget    int           // WithBudget's, for NewKeyed; 0: not given
 	maxWait   time.Duration // WithMaxWait's, for NewScheduler; 0: no limit
-	poolOnly  string        // the last option given that configures a pool only, for NewKeyed's and NewScheduler's error
-	schedOnly string        // the last option given that configures a Scheduler only, for New's and NewKeyed's error
+}
+
+// poolOption is an Option; keyedOption and schedulerOption are a Keyed's
+// and a Scheduler's.
+type (
+	poolOption      func(*config) error
+	keyedOption     func(*layerConfig) error
+	schedulerOption func(*layerConfig) error
+)
+
+func (o poolOption) applyPool(c *config) error                { return o(c) }
+func (o keyedOption) applyKeyed(c *layerConfig) error         { return o(c) }
+func (o schedulerOption) applyScheduler(c *layerConfig) error { return o(c) }
+
+// QueueOption bounds a queue: the pool's (given to New or NewFunc), a
+// key's (NewKeyed) or a Scheduler's (NewScheduler). WithQueueSize and
+// WithUnboundedQueue return one.
+type QueueOption struct {
+	size      int
+	unbounded bool
+}
+
+func (o QueueOption) applyPool(c *config) error {
+	if !o.unbounded {
+		c.QueueSize = o.size
+	}
+	c.Unbounded = c.Unbounded || o.unbounded
+	return o.check(0)
+}
+
+func (o QueueOption) applyKeyed(c *layerConfig) error     { return o.applyLayer(c, "a key's") }
+func (o QueueOption) applyScheduler(c *layerConfig) error { return o.applyLayer(c, "a scheduler's") }
+
+func (o QueueOption) applyLayer(c *layerConfig, whose string) error {
+	if o.unbounded {
+		c.unbounded = true
+		return nil
+	}
+	if err := o.check(1); err != nil {
+		return fmt.Errorf("%w (%s queue)", err, whose)
+	}
+	c.queueSize = o.size
+	return nil
+}
+
+// check reports a size outside [least, maxQueueSize].
+func (o QueueOption) check(least int) error {
+	if !o.unbounded && (o.size < least || o.size > maxQueueSize) {
+		return invalid("queue size %d is outside [%d, %d]", o.size, least, maxQueueSize)
+	}
+	return nil
 }
 
 // The defaults, written in the options that change them, and the bound
@@ -43,12 +105,31 @@ func buildConfig(opts []Option) (config, error) {
 		if o == nil {
 			return c, fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i)
 		}
-		if err := o(&c); err != nil {
+		if err := o.applyPool(&c); err != nil {
 			return c, err
 		}
 	}
 	if c.Unbounded && (c.Nonblocking || c.MaxBlocking > 0) {
 		return c, invalid("WithUnboundedQueue never waits; it cannot be combined with WithMaxWaiting")
+	}
+	return c, nil
+}
+
+// buildLayerConfig applies a Keyed's or a Scheduler's options, each by
+// apply (a nil option is an error).
+func buildLayerConfig[O comparable](opts []O, apply func(O, *layerConfig) error) (layerConfig, error) {
+	c := layerConfig{queueSize: defaultQueueSize}
+	var none O
+	for i, o := range opts {
+		if o == none {
+			return c, fmt.Errorf("%w: option %d is nil", ErrInvalidOption, i)
+		}
+		if err := apply(o, &c); err != nil {
+			return c, err
+		}
+	}
+	if c.unbounded {
+		c.queueSize = 0
 	}
 	return c, nil
 }
@@ -63,15 +144,11 @@ func invalid(format string, args ...any) error {
 // at New, 64 bytes a task, so n may be at most 1<<20 (a backlog larger
 // than that wants WithUnboundedQueue, whose overflow grows as it fills).
 // A negative size, or one above that, is an error.
-func WithQueueSize(n int) Option {
-	return func(c *config) error {
-		if n < 0 || n > maxQueueSize {
-			return invalid("queue size %d is outside [0, %d]", n, maxQueueSize)
-		}
-		c.QueueSize = n
-		return nil
-	}
-}
+//
+// Given to NewKeyed it sets the most tasks of one key that may wait to
+// start, and to NewScheduler the most of the scheduler's tasks that may
+// wait; there n must be at least 1.
+func WithQueueSize(n int) QueueOption { return QueueOption{size: n} }
 
 // WithUnboundedQueue makes a full queue grow instead of making submitters
 // wait: Submit never waits for room and never returns ErrOverload. Tasks
@@ -80,23 +157,24 @@ func WithQueueSize(n int) Option {
 // Use it where the submitter must never wait and the number of waiting
 // tasks is bounded by something else. It cannot be combined with
 // WithMaxWaiting, which limits waiting that no longer happens.
-func WithUnboundedQueue() Option {
-	return func(c *config) error { c.Unbounded = true; return nil }
-}
+//
+// Given to NewKeyed it lifts the limit of a key's waiting tasks, and to
+// NewScheduler the scheduler's own limit (the pool's queue still bounds
+// its tasks).
+func WithUnboundedQueue() QueueOption { return QueueOption{unbounded: true} }
 
 // WithMaxWaiting limits how many callers may wait in Submit for room at
 // once; past the limit Submit returns ErrOverload at once. With 0 no
 // caller waits: a saturated pool refuses at once. The default is no
 // limit. A negative value is an error.
 func WithMaxWaiting(n int) Option {
-	return func(c *config) error {
+	return poolOption(func(c *config) error {
 		if n < 0 {
 			return invalid("max waiting %d is negative", n)
 		}
 		c.Nonblocking, c.MaxBlocking = n == 0, n
-		c.poolOnly = "WithMaxWaiting"
 		return nil
-	}
+	})
 }
 
 // WithIdleTimeout sets how long an idle worker waits for work before it
@@ -104,17 +182,16 @@ func WithMaxWaiting(n int) Option {
 // (a shrink still retires those above the new capacity, and a close all
 // of them). A negative duration is an error.
 func WithIdleTimeout(d time.Duration) Option {
-	return func(c *config) error {
+	return poolOption(func(c *config) error {
 		if d < 0 {
 			return invalid("idle timeout %v is negative", d)
 		}
 		c.DisablePurge = d == 0
-		c.poolOnly = "WithIdleTimeout"
 		if d > 0 {
 			c.Expiry = d
 		}
 		return nil
-	}
+	})
 }
 
 // WithMinWorkers starts n workers when the pool is built and never lets
@@ -122,14 +199,13 @@ func WithIdleTimeout(d time.Duration) Option {
 // capacity still exit after a shrink. A negative value, or one above the
 // pool's size, is an error.
 func WithMinWorkers(n int) Option {
-	return func(c *config) error {
+	return poolOption(func(c *config) error {
 		if n < 0 {
 			return invalid("min workers %d is negative", n)
 		}
 		c.MinWorkers = n
-		c.poolOnly = "WithMinWorkers"
 		return nil
-	}
+	})
 }
 
 // WithPanicHandler sets the function called, on the worker goroutine, with
@@ -139,7 +215,7 @@ func WithMinWorkers(n int) Option {
 // has its panic recovered and logged; one that calls runtime.Goexit ends
 // its worker's goroutine, which is replaced, as for a task that does.
 func WithPanicHandler(h func(any)) Option {
-	return func(c *config) error { c.PanicHandler, c.poolOnly = h, "WithPanicHandler"; return nil }
+	return poolOption(func(c *config) error { c.PanicHandler = h; return nil })
 }
 
 // WithTimings makes the pool time its tasks: how long each waits to start
@@ -148,7 +224,7 @@ func WithPanicHandler(h func(any)) Option {
 // word another goroutine writes; without it, one load of a flag when a
 // task is submitted and one when it starts.
 func WithTimings() Option {
-	return func(c *config) error { c.Timings, c.poolOnly = true, "WithTimings"; return nil }
+	return poolOption(func(c *config) error { c.Timings = true; return nil })
 }
 
 // WithLogger sets the logger for the pool's own reports (a panic with no
@@ -158,11 +234,11 @@ func WithTimings() Option {
 // else. A nil logger is an error; use slog.DiscardHandler to silence the
 // pool.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) error {
+	return poolOption(func(c *config) error {
 		if l == nil {
 			return invalid("nil logger")
 		}
-		c.Logf, c.poolOnly = l.Error, "WithLogger"
+		c.Logf = l.Error
 		return nil
-	}
+	})
 }

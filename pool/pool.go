@@ -50,12 +50,6 @@ func prepare(size int, opts []Option) (engine.Config, error) {
 	if err == nil && c.MinWorkers > size {
 		err = invalid("min workers %d is above the size %d", c.MinWorkers, size)
 	}
-	if err == nil && c.budget != 0 {
-		err = invalid("WithBudget configures a Keyed (NewKeyed), not a pool")
-	}
-	if err == nil && c.schedOnly != "" {
-		err = invalid("%s configures a Scheduler (NewScheduler), not a pool", c.schedOnly)
-	}
 	return c.Config, err
 }
 

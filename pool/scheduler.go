@@ -169,48 +169,34 @@ func (*expiredError) Unwrap() error { return context.DeadlineExceeded }
 // are WithMaxWait, the longest a task may wait to start (no limit by
 // default); WithQueueSize, the most of its tasks that may wait at once
 // (1024 by default, at least 1), beyond the room the pool's own queue
-// has; and WithUnboundedQueue, no limit but the pool's. The pool's other
-// options are the pool's, and WithBudget a Keyed's: given here they are
-// an error matching ErrInvalidOption, as is a nil p. A Scheduler stays
-// with its pool for as long as the pool lives: make one per pool, not one
-// per request.
-func NewScheduler(p *Pool, opts ...Option) (*Scheduler, error) {
+// has; and WithUnboundedQueue, no limit but the pool's. A nil p, or a nil
+// or invalid option, is an error matching ErrInvalidOption. A Scheduler
+// stays with its pool for as long as the pool lives: make one per pool,
+// not one per request.
+func NewScheduler(p *Pool, opts ...SchedulerOption) (*Scheduler, error) {
 	if p == nil {
 		return nil, invalid("NewScheduler: nil *Pool")
 	}
-	c, err := buildConfig(opts)
+	c, err := buildLayerConfig(opts, SchedulerOption.applyScheduler)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case c.poolOnly != "":
-		return nil, invalid("%s configures the pool (New), not a Scheduler", c.poolOnly)
-	case c.budget != 0:
-		return nil, invalid("WithBudget configures a Keyed (NewKeyed), not a Scheduler")
-	case c.QueueSize < 1 && !c.Unbounded:
-		return nil, invalid("a scheduler's queue size %d is below 1", c.QueueSize)
-	}
-	s := &Scheduler{p: p, maxWait: c.maxWait, limit: c.QueueSize}
-	if c.Unbounded {
-		s.limit = 0
-	}
+	s := &Scheduler{p: p, maxWait: c.maxWait, limit: c.queueSize}
 	p.layers.add(s)
 	return s, nil
 }
 
 // WithMaxWait sets how long a task of a Scheduler may wait to start:
 // past d it expires (ErrExpired) instead of starting late. The default,
-// and 0, is no limit. It is an option of NewScheduler; a negative d is an
-// error.
-func WithMaxWait(d time.Duration) Option {
-	return func(c *config) error {
+// and 0, is no limit. A negative d is an error.
+func WithMaxWait(d time.Duration) SchedulerOption {
+	return schedulerOption(func(c *layerConfig) error {
 		if d < 0 {
 			return invalid("max wait %v is negative", d)
 		}
 		c.maxWait = d
-		c.schedOnly = "WithMaxWait"
 		return nil
-	}
+	})
 }
 
 // Submit hands task to the pool in class c. It returns nil once the task

@@ -19,7 +19,7 @@ import (
 )
 
 // mustScheduler builds a Scheduler on p or fails the test.
-func mustScheduler(t testing.TB, p *pool.Pool, opts ...pool.Option) *pool.Scheduler {
+func mustScheduler(t testing.TB, p *pool.Pool, opts ...pool.SchedulerOption) *pool.Scheduler {
 	t.Helper()
 	s, err := pool.NewScheduler(p, opts...)
 	if err != nil {
@@ -308,11 +308,12 @@ func TestSchedulerShedsOnBreach(t *testing.T) {
 // scheduler never waits.
 func TestSchedulerSheds(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		pool, own []pool.Option
+		name string
+		pool []pool.Option
+		own  []pool.SchedulerOption
 	}{
 		{"pool queue full", []pool.Option{pool.WithQueueSize(2)}, nil},
-		{"scheduler queue full", nil, []pool.Option{pool.WithQueueSize(2)}},
+		{"scheduler queue full", nil, []pool.SchedulerOption{pool.WithQueueSize(2)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := mustNew(t, 1, tc.pool...)
@@ -532,12 +533,9 @@ func TestSchedulerEdges(t *testing.T) {
 		{"Schedule nil scheduler", scheduleErr(pool.Schedule(bg, nilS, 0, func() (int, error) { return 0, nil })), nil},
 		{"Schedule class 9", scheduleErr(pool.Schedule(bg, s, 9, func() (int, error) { return 0, nil })), pool.ErrInvalidClass},
 		{"NewScheduler nil pool", newSchedErr(nil), pool.ErrInvalidOption},
-		{"NewScheduler WithMinWorkers", newSchedErr(p, pool.WithMinWorkers(1)), pool.ErrInvalidOption},
-		{"NewScheduler WithBudget", newSchedErr(p, pool.WithBudget(2)), pool.ErrInvalidOption},
+		{"NewScheduler nil option", newSchedErr(p, nil), pool.ErrInvalidOption},
 		{"NewScheduler queue 0", newSchedErr(p, pool.WithQueueSize(0)), pool.ErrInvalidOption},
 		{"WithMaxWait negative", newSchedErr(p, pool.WithMaxWait(-1)), pool.ErrInvalidOption},
-		{"New WithMaxWait", newPoolErr(pool.WithMaxWait(time.Second)), pool.ErrInvalidOption},
-		{"NewKeyed WithMaxWait", newKeyedErr(p, pool.WithMaxWait(time.Second)), pool.ErrInvalidOption},
 	} {
 		switch {
 		case tc.err == nil:
@@ -556,21 +554,8 @@ func TestSchedulerEdges(t *testing.T) {
 
 func scheduleErr[T any](_ *pool.Future[T], err error) error { return err }
 
-func newSchedErr(p *pool.Pool, opts ...pool.Option) error {
+func newSchedErr(p *pool.Pool, opts ...pool.SchedulerOption) error {
 	_, err := pool.NewScheduler(p, opts...)
-	return err
-}
-
-func newPoolErr(opts ...pool.Option) error {
-	p, err := pool.New(1, opts...)
-	if err == nil {
-		p.Close()
-	}
-	return err
-}
-
-func newKeyedErr(p *pool.Pool, opts ...pool.Option) error {
-	_, err := pool.NewKeyed[int](p, opts...)
 	return err
 }
 
