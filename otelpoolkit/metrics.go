@@ -16,7 +16,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	"github.com/poolkit/poolkit/internal/metricspec"
+	"github.com/poolkit/poolkit/metricspec"
 	"github.com/poolkit/poolkit/pool"
 )
 

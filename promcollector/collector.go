@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/poolkit/poolkit/internal/metricspec"
+	"github.com/poolkit/poolkit/metricspec"
 	"github.com/poolkit/poolkit/pool"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/poolkit/poolkit/actorpool"
 	"github.com/poolkit/poolkit/autoscale"
-	"github.com/poolkit/poolkit/internal/metricspec"
+	"github.com/poolkit/poolkit/metricspec"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/promcollector"
 )

@@ -2,7 +2,9 @@
 // publish (docs/metrics.md): names, types, units and help, and how each is
 // read from a pool, an autoscaler, an actor system or a router. The
 // Prometheus collector and the OpenTelemetry instruments both range over
-// it, so that the two exporters cannot drift apart.
+// it, so that the two exporters cannot drift apart; an exporter for
+// another system can range over it too. It stands above pool, actorpool
+// and autoscale, and nothing in them imports it.
 package metricspec
 
 import (

@@ -5,8 +5,8 @@
 // which mutants the suite kills (some test fails, the race detector or an
 // invariant fires, or the run times out) and which survive.
 //
-//	go run ./internal/mutate            # every mutation, from the repository root
-//	go run ./internal/mutate -run W2    # those whose id contains W2
+//	go run ./cmd/mutate            # every mutation, from the repository root
+//	go run ./cmd/mutate -run W2    # those whose id contains W2
 //
 // A mutation file entry is
 //
@@ -44,7 +44,7 @@ type mutation struct {
 }
 
 func main() {
-	spec := flag.String("mutations", "internal/mutate/mutations.txt", "mutation file")
+	spec := flag.String("mutations", "cmd/mutate/mutations.txt", "mutation file")
 	only := flag.String("run", "", "run only the mutations whose id contains this")
 	timeout := flag.Duration("timeout", 90*time.Second, "a suite run that takes longer counts as killed (a hang); a healthy run takes about 10 s")
 	show := flag.Bool("show", false, "print the suite's output for each mutant")
