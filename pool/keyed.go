@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/poolkit/poolkit/internal/engine"
+	"github.com/poolkit/poolkit/internal/fifo"
 )
 
 // Keyed runs tasks by key on a Pool: the tasks of one key run one at a
@@ -94,10 +95,9 @@ type keyShard[K comparable] struct {
 	m       map[K]*key[K]
 	peak    int // the most keys m has held since it was made
 	waiting int // tasks in the queues of m's keys
-	// The idle keys, oldest first, linked through key.idlePrev and
-	// idleNext: at most maxIdle; the oldest is dropped for a newer one.
-	idleHead, idleTail *key[K]
-	idleN              int
+	// The idle keys, oldest first: at most maxIdle; the oldest is
+	// dropped for a newer one.
+	idle fifo.List[key[K], *key[K]]
 	// Shards are written by different CPUs at once: each has its own
 	// cache line (64 bytes, the size of the fields above rounded up).
 	_ [64 - 56]byte
@@ -131,9 +131,9 @@ type key[K comparable] struct {
 	// yet taken the lock again after the pool accepted (or refused) its
 	// turn: until it has, the key stays in the map (keyDrained), so that
 	// the submitter never touches a key that was dropped and reused.
-	unconfirmed        bool
-	q                  taskRing
-	idlePrev, idleNext *key[K] // the shard's idle list (keyIdle)
+	unconfirmed bool
+	q           fifo.Ring[func()] // its tasks waiting to start
+	idle        fifo.Link[key[K]] // its place in the shard's idle list (keyIdle)
 	// admitted is closed when an admission ends, either way; made by the
 	// first submitter that waits for it (K2).
 	admitted chan struct{}
@@ -267,7 +267,7 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 			return kd.admit(ctx, k, task)
 		}
 		if k.state == keyIdle {
-			sh.unlinkIdle(k)
+			sh.idle.Remove(k)
 			return kd.admit(ctx, k, task)
 		}
 		if k.state == keyAdmitting || k.state == keyDrained {
@@ -281,11 +281,11 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 			}
 			continue
 		}
-		if kd.limit > 0 && k.q.len() >= kd.limit {
+		if kd.limit > 0 && k.q.Len() >= kd.limit {
 			sh.mu.Unlock()
 			return e.Reject(ErrKeyFull)
 		}
-		k.q.push(task)
+		k.q.Push(task)
 		sh.waiting++
 		sh.mu.Unlock()
 		return nil
@@ -298,7 +298,7 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
 	sh := k.sh
 	k.state = keyAdmitting
-	k.q.push(task)
+	k.q.Push(task)
 	sh.waiting++
 	k.unconfirmed = true
 	sh.mu.Unlock()
@@ -314,7 +314,7 @@ func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
 	case err != nil:
 		// Refused, so the turn never ran, and other submitters waited:
 		// the task is alone in the queue.
-		k.q.pop()
+		k.q.Pop()
 		sh.waiting--
 		if k.state == keyHandedBack { // ShutdownNow's walk could not tell (K4): its function finds nothing to run
 			close(k.ended)
@@ -388,7 +388,7 @@ func (kd *Keyed[K]) recycle(k *key[K]) {
 	}
 	var zero K
 	k.sh, k.id = nil, zero
-	if !k.q.small() {
+	if k.q.Cap() > 64 {
 		return // a key that had a long queue would keep its buffer
 	}
 	kd.spare.Put(k)
@@ -400,38 +400,17 @@ func (kd *Keyed[K]) recycle(k *key[K]) {
 // unlocking. Requires sh.mu.
 func (sh *keyShard[K]) rest(k *key[K]) (dropped *key[K]) {
 	k.state = keyIdle
-	k.idlePrev, k.idleNext = sh.idleTail, nil
-	if sh.idleTail != nil {
-		sh.idleTail.idleNext = k
-	} else {
-		sh.idleHead = k
-	}
-	sh.idleTail = k
-	sh.idleN++
-	if sh.idleN <= maxIdle {
+	sh.idle.PushBack(k)
+	if sh.idle.Len() <= maxIdle {
 		return nil
 	}
-	old := sh.idleHead
-	sh.unlinkIdle(old)
+	old := sh.idle.Front()
+	sh.idle.Remove(old)
 	sh.drop(old)
 	return old
 }
 
-// unlinkIdle takes k, an idle key, off the idle list. Requires sh.mu.
-func (sh *keyShard[K]) unlinkIdle(k *key[K]) {
-	if k.idlePrev != nil {
-		k.idlePrev.idleNext = k.idleNext
-	} else {
-		sh.idleHead = k.idleNext
-	}
-	if k.idleNext != nil {
-		k.idleNext.idlePrev = k.idlePrev
-	} else {
-		sh.idleTail = k.idlePrev
-	}
-	k.idlePrev, k.idleNext = nil, nil
-	sh.idleN--
-}
+func (k *key[K]) Link() *fifo.Link[key[K]] { return &k.idle }
 
 // drop removes k from its shard's map (K3). A map that has emptied to an
 // eighth of its peak is copied to a smaller one: Go's maps do not shrink,
@@ -472,7 +451,7 @@ func (k *key[K]) turn() {
 			sh.mu.Unlock()
 			return
 		}
-		if k.q.len() == 0 {
+		if k.q.Len() == 0 {
 			if k.unconfirmed {
 				k.state = keyDrained // its admitter drops it (K3)
 				sh.mu.Unlock()
@@ -497,7 +476,7 @@ func (k *key[K]) turn() {
 			k.state = keyRunning
 			n = 0
 		}
-		t := k.q.pop()
+		t := k.q.Pop()
 		sh.waiting--
 		sh.mu.Unlock()
 		inTask = true
@@ -518,9 +497,9 @@ func (k *key[K]) abandoned() {
 	case k.state == keyHandedBack && k.ended != nil:
 		close(k.ended)
 		k.ended = nil
-	case k.q.len() == 0 && k.unconfirmed:
+	case k.q.Len() == 0 && k.unconfirmed:
 		k.state = keyDrained
-	case k.q.len() == 0:
+	case k.q.Len() == 0:
 		k.kd.recycle(sh.rest(k)) // another key, if any: this one stays in the map
 	default:
 		k.state = keyQueued
@@ -554,7 +533,7 @@ func (kd *Keyed[K]) handBack(units []unit) []func() {
 		for _, k := range sh.m {
 			switch k.state {
 			case keyAdmitting, keyQueued:
-				if k.q.len() == 0 {
+				if k.q.Len() == 0 {
 					continue
 				}
 				if back[k] {
@@ -565,7 +544,7 @@ func (kd *Keyed[K]) handBack(units []unit) []func() {
 				}
 				fallthrough
 			case keyRunning:
-				if k.q.len() == 0 {
+				if k.q.Len() == 0 {
 					continue
 				}
 				k.state = keyHandedBack
@@ -588,7 +567,7 @@ func (kd *Keyed[K]) addStats(s *Stats) {
 	for i := range kd.shards {
 		sh := &kd.shards[i]
 		sh.mu.Lock()
-		s.Keys += len(sh.m) - sh.idleN
+		s.Keys += len(sh.m) - sh.idle.Len()
 		s.KeyedWaiting += sh.waiting
 		sh.mu.Unlock()
 	}
@@ -628,35 +607,4 @@ func validKey[K comparable](id K) (ok bool) {
 		}
 	}()
 	return id == id
-}
-
-// taskRing is a key's queue of tasks waiting to start: a ring buffer
-// whose size is a power of two, doubled when full.
-type taskRing struct {
-	buf        []func()
-	head, size int
-}
-
-func (r *taskRing) len() int { return r.size }
-
-// small reports whether the buffer is small enough to keep for reuse.
-func (r *taskRing) small() bool { return len(r.buf) <= 64 }
-
-func (r *taskRing) push(t func()) {
-	if r.size == len(r.buf) {
-		buf := make([]func(), max(4, 2*len(r.buf)))
-		m := copy(buf, r.buf[r.head:])
-		copy(buf[m:], r.buf[:r.head])
-		r.buf, r.head = buf, 0
-	}
-	r.buf[(r.head+r.size)&(len(r.buf)-1)] = t
-	r.size++
-}
-
-func (r *taskRing) pop() func() {
-	t := r.buf[r.head]
-	r.buf[r.head] = nil
-	r.head = (r.head + 1) & (len(r.buf) - 1)
-	r.size--
-	return t
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/internal/engine"
+	"github.com/poolkit/poolkit/internal/fifo"
 )
 
 // Scheduler runs tasks on a Pool by priority class, gives up on a task
@@ -100,8 +101,9 @@ type Scheduler struct {
 //	S2. A task leaves classes once, under s.mu, by exactly one of: a
 //	    ticket (it then runs), its context's end or its wait's limit
 //	    (expired), a more urgent arrival (shed). Whichever comes first
-//	    clears queued; the others find it clear and do nothing. So the
-//	    task runs at most once and its report is made exactly once.
+//	    takes it out of its class's list; the others find it out and do
+//	    nothing. So the task runs at most once and its report is made
+//	    exactly once.
 //	S3. Bit c of nonEmpty is set exactly when classes[c] is not empty,
 //	    and passed[c] is zero while it is empty.
 //	S4. The pool's ShutdownNow takes every waiting task from its class
@@ -127,17 +129,18 @@ type Class int
 // schedTask is a task of a Scheduler from its acceptance to its start,
 // expiry or shedding (S2).
 type schedTask struct {
-	run        func()      // the task (Schedule's wraps it to fill its Future)
-	report     func(error) // Schedule's: the outcome of a task that never ran; nil for Submit
-	stop       func() bool // stops the watch on the task's context; nil: none
-	deadline   time.Time   // the end of its wait under WithMaxWait
-	class      Class
-	queued     bool
-	prev, next *schedTask
+	run      func()      // the task (Schedule's wraps it to fill its Future)
+	report   func(error) // Schedule's: the outcome of a task that never ran; nil for Submit
+	stop     func() bool // stops the watch on the task's context; nil: none
+	deadline time.Time   // the end of its wait under WithMaxWait
+	class    Class
+	waiting  fifo.Link[schedTask] // its place in its class while it waits (S2)
 }
 
+func (t *schedTask) Link() *fifo.Link[schedTask] { return &t.waiting }
+
 // schedQueue is one class's waiting tasks, oldest first.
-type schedQueue struct{ head, tail *schedTask }
+type schedQueue = fifo.List[schedTask, *schedTask]
 
 var (
 	// ErrShed is returned by Scheduler.Submit and Schedule, and reported
@@ -305,7 +308,7 @@ func (s *Scheduler) admitLocked(t *schedTask, now time.Time) error {
 		e.Reject(ErrOverload)
 		return ErrShed
 	}
-	victim := s.mu.classes[low].tail
+	victim := s.mu.classes[low].Back()
 	s.removeLocked(victim)
 	s.shed.Add(1)
 	s.endLocked(victim, ErrShed)
@@ -359,7 +362,7 @@ func (s *Scheduler) pickLocked() *schedTask {
 			break
 		}
 	}
-	t := s.mu.classes[c].head
+	t := s.mu.classes[c].Front()
 	s.removeLocked(t)
 	s.mu.passed[c] = 0
 	for m := s.mu.nonEmpty &^ (1 << c); m != 0; m &= m - 1 {
@@ -375,7 +378,7 @@ func (s *Scheduler) pickLocked() *schedTask {
 func (s *Scheduler) expire(t *schedTask, ctx context.Context) {
 	engine.At(engine.SchedExpire)
 	s.mu.Lock()
-	if t.queued {
+	if s.mu.classes[t.class].Contains(t) {
 		s.removeLocked(t)
 		s.expired.Add(1)
 		s.endLocked(t, ctx.Err())
@@ -390,8 +393,8 @@ func (s *Scheduler) expireLocked(now time.Time) {
 	for m := s.mu.nonEmpty; m != 0; m &= m - 1 {
 		c := bits.TrailingZeros8(m)
 		q := &s.mu.classes[c]
-		for q.head != nil && !now.Before(q.head.deadline) {
-			t := q.head
+		for q.Len() > 0 && !now.Before(q.Front().deadline) {
+			t := q.Front()
 			s.removeLocked(t)
 			s.expired.Add(1)
 			s.mu.breached[c] = now
@@ -440,7 +443,7 @@ func (s *Scheduler) armLocked() {
 	}
 	var first time.Time
 	for m := s.mu.nonEmpty; m != 0; m &= m - 1 {
-		if d := s.mu.classes[bits.TrailingZeros8(m)].head.deadline; first.IsZero() || d.Before(first) {
+		if d := s.mu.classes[bits.TrailingZeros8(m)].Front().deadline; first.IsZero() || d.Before(first) {
 			first = d
 		}
 	}
@@ -454,14 +457,7 @@ func (s *Scheduler) armLocked() {
 
 // pushLocked queues t at the back of its class. Requires s.mu.
 func (s *Scheduler) pushLocked(t *schedTask) {
-	q := &s.mu.classes[t.class]
-	t.prev, t.queued = q.tail, true
-	if q.tail == nil {
-		q.head = t
-	} else {
-		q.tail.next = t
-	}
-	q.tail = t
+	s.mu.classes[t.class].PushBack(t)
 	s.mu.waiting++
 	s.mu.nonEmpty |= 1 << t.class
 	s.armLocked()
@@ -471,19 +467,9 @@ func (s *Scheduler) pushLocked(t *schedTask) {
 // removeLocked takes t out of its class (S2). Requires s.mu.
 func (s *Scheduler) removeLocked(t *schedTask) {
 	q := &s.mu.classes[t.class]
-	if t.prev == nil {
-		q.head = t.next
-	} else {
-		t.prev.next = t.next
-	}
-	if t.next == nil {
-		q.tail = t.prev
-	} else {
-		t.next.prev = t.prev
-	}
-	t.prev, t.next, t.queued = nil, nil, false
+	q.Remove(t)
 	s.mu.waiting--
-	if q.head == nil {
+	if q.Len() == 0 {
 		s.mu.nonEmpty &^= 1 << t.class
 		s.mu.passed[t.class] = 0
 	}
@@ -539,7 +525,8 @@ func (s *Scheduler) checkLocked() {
 	n := 0
 	for c := 0; c < numClasses; c++ {
 		k := 0
-		for t := s.mu.classes[c].head; t != nil; t = t.next {
+		q := &s.mu.classes[c]
+		for t := q.Front(); t != nil; t = q.Next(t) {
 			k++
 		}
 		n += k
