@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/poolkit/poolkit/pool"
@@ -135,36 +136,35 @@ func TestKeyedOrderPerKey(t *testing.T) {
 // TestKeyedParallelAcrossKeys: KEY-2. Tasks of different keys run at once,
 // up to the capacity and never beyond it.
 func TestKeyedParallelAcrossKeys(t *testing.T) {
-	const capacity = 4
-	p := mustNew(t, capacity)
-	kd := mustKeyed[string](t, p)
-	tr := newTracker()
-	gate := make(chan struct{})
-	for i := range 2 * capacity {
-		if err := kd.Submit(bg, fmt.Sprint("k", i), tr.task(i, gate)); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		const capacity = 4
+		p := mustNew(t, capacity)
+		kd := mustKeyed[string](t, p)
+		tr := newTracker()
+		gate := make(chan struct{})
+		for i := range 2 * capacity {
+			if err := kd.Submit(bg, fmt.Sprint("k", i), tr.task(i, gate)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait() // every worker holds a key's task, and the other keys wait
+		if tr.now.Load() != capacity {
+			t.Fatalf("%d of %d keys' tasks run at once, want %d", tr.now.Load(), 2*capacity, capacity)
+		}
+		if s := p.Stats(); s.Keys != 2*capacity || s.Running != capacity || s.Waiting != capacity {
+			t.Errorf("Keys, Running, Waiting = %d, %d, %d, want %d, %d, %d", s.Keys, s.Running, s.Waiting, 2*capacity, capacity, capacity)
+		}
+		close(gate)
+		if err := shutdownWithin(p, time.Minute); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if !within(func() {
-		for tr.now.Load() < capacity {
-			time.Sleep(time.Millisecond)
+		if peak := tr.peak.Load(); peak != capacity {
+			t.Errorf("peak running = %d, want %d", peak, capacity)
 		}
-	}) {
-		t.Fatalf("%d of %d keys' tasks run at once, want %d", tr.now.Load(), 2*capacity, capacity)
-	}
-	if s := p.Stats(); s.Keys != 2*capacity || s.Running != capacity || s.Waiting != capacity {
-		t.Errorf("Keys, Running, Waiting = %d, %d, %d, want %d, %d, %d", s.Keys, s.Running, s.Waiting, 2*capacity, capacity, capacity)
-	}
-	close(gate)
-	if err := shutdownWithin(p, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if peak := tr.peak.Load(); peak != capacity {
-		t.Errorf("peak running = %d, want %d", peak, capacity)
-	}
-	if n := tr.total(); n != 2*capacity {
-		t.Errorf("%d tasks ran, want %d", n, 2*capacity)
-	}
+		if n := tr.total(); n != 2*capacity {
+			t.Errorf("%d tasks ran, want %d", n, 2*capacity)
+		}
+	})
 }
 
 // TestKeyedFairness: KEY-3. On a pool of one worker, a hot key with a
@@ -264,26 +264,25 @@ func TestKeyedFairnessAmongBacklogs(t *testing.T) {
 // TestKeyedNoHeadOfLineBlocking: KEY-3. A key whose task is slow delays
 // only its own key: the other keys' tasks run beside it.
 func TestKeyedNoHeadOfLineBlocking(t *testing.T) {
-	p := mustNew(t, 2)
-	kd := mustKeyed[string](t, p)
-	slow := make(chan struct{})
-	defer close(slow)
-	if err := kd.Submit(bg, "slow", func() { <-slow }); err != nil {
-		t.Fatal(err)
-	}
-	var done atomic.Int64
-	for i := range 100 {
-		if err := kd.Submit(bg, fmt.Sprint("fast", i%10), func() { done.Add(1) }); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 2)
+		kd := mustKeyed[string](t, p)
+		slow := make(chan struct{})
+		defer close(slow)
+		if err := kd.Submit(bg, "slow", func() { <-slow }); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if !within(func() {
-		for done.Load() < 100 {
-			time.Sleep(time.Millisecond)
+		var done atomic.Int64
+		for i := range 100 {
+			if err := kd.Submit(bg, fmt.Sprint("fast", i%10), func() { done.Add(1) }); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}) {
-		t.Fatalf("%d of 100 fast tasks ran while one key's task was slow", done.Load())
-	}
+		synctest.Wait() // only the slow task is left, blocked
+		if done.Load() != 100 {
+			t.Fatalf("%d of 100 fast tasks ran while one key's task was slow", done.Load())
+		}
+	})
 }
 
 // TestKeyedMemoryFlat: KEY-4. A key costs nothing once its tasks have run:
@@ -526,55 +525,55 @@ func TestKeyedShutdownNow(t *testing.T) {
 // a shrink no more than the new capacity run, and a grow lets more keys
 // run at once.
 func TestKeyedResizeBound(t *testing.T) {
-	p := mustNew(t, 4)
-	kd := mustKeyed[int](t, p)
-	tr := newTracker()
-	gate := make(chan struct{})
-	for k := range 8 {
-		if err := kd.Submit(bg, k, tr.task(k, gate)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for tr.now.Load() < 4 {
-		time.Sleep(time.Millisecond)
-	}
-	if err := p.Resize(6); err != nil {
-		t.Fatal(err)
-	}
-	if !within(func() {
-		for tr.now.Load() < 6 {
-			time.Sleep(time.Millisecond)
-		}
-	}) {
-		t.Fatalf("after Resize(6), %d keys run", tr.now.Load())
-	}
-	if err := p.Resize(1); err != nil {
-		t.Fatal(err)
-	}
-	after := newTracker() // the keys submitted after the shrink, and any old task running beside them
-	var old atomic.Int64
-	old.Store(tr.now.Load())
-	for k := range 8 {
-		task := after.task(100+k, nil)
-		if err := kd.Submit(bg, 100+k, func() {
-			if n := tr.now.Load(); n > 0 {
-				t.Errorf("a key started after Resize(1) beside %d running tasks", n)
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 4)
+		kd := mustKeyed[int](t, p)
+		tr := newTracker()
+		gate := make(chan struct{})
+		for k := range 8 {
+			if err := kd.Submit(bg, k, tr.task(k, gate)); err != nil {
+				t.Fatal(err)
 			}
-			task()
-		}); err != nil {
+		}
+		synctest.Wait()
+		if n := tr.now.Load(); n != 4 {
+			t.Fatalf("on a pool of 4, %d keys run", n)
+		}
+		if err := p.Resize(6); err != nil {
 			t.Fatal(err)
 		}
-	}
-	close(gate)
-	if err := shutdownWithin(p, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if peak := after.peak.Load(); peak != 1 {
-		t.Errorf("after Resize(1), %d keys ran at once", peak)
-	}
-	if n := tr.total() + after.total(); n != 16 {
-		t.Errorf("%d tasks ran, want 16", n)
-	}
+		synctest.Wait()
+		if tr.now.Load() != 6 {
+			t.Fatalf("after Resize(6), %d keys run", tr.now.Load())
+		}
+		if err := p.Resize(1); err != nil {
+			t.Fatal(err)
+		}
+		after := newTracker() // the keys submitted after the shrink, and any old task running beside them
+		var old atomic.Int64
+		old.Store(tr.now.Load())
+		for k := range 8 {
+			task := after.task(100+k, nil)
+			if err := kd.Submit(bg, 100+k, func() {
+				if n := tr.now.Load(); n > 0 {
+					t.Errorf("a key started after Resize(1) beside %d running tasks", n)
+				}
+				task()
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(gate)
+		if err := shutdownWithin(p, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if peak := after.peak.Load(); peak != 1 {
+			t.Errorf("after Resize(1), %d keys ran at once", peak)
+		}
+		if n := tr.total() + after.total(); n != 16 {
+			t.Errorf("%d tasks ran, want 16", n)
+		}
+	})
 }
 
 // TestKeyedInsideTask: KEY-9. A keyed task may submit to its own key (the
@@ -620,46 +619,49 @@ func TestKeyedInsideTask(t *testing.T) {
 // and a second Submit for the same key waits for that outcome, as its own
 // ctx allows. Refused, neither task runs.
 func TestKeyedAdmissionWaits(t *testing.T) {
-	p := mustNew(t, 1, pool.WithQueueSize(1))
-	kd := mustKeyed[string](t, p)
-	hold := make(chan struct{})
-	if err := p.Submit(bg, func() { <-hold }); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Submit(bg, func() {}); err != nil { // the queue is full
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(bg, 20*time.Millisecond)
-	defer cancel()
-	first := make(chan error, 1)
-	go func() { first <- kd.Submit(ctx, "k", func() { t.Error("a refused task ran") }) }()
-	for p.Stats().Waiting < 2 {
-		time.Sleep(time.Millisecond)
-	}
-	ctx2, cancel2 := context.WithTimeout(bg, 10*time.Millisecond)
-	defer cancel2()
-	if err := kd.Submit(ctx2, "k", func() { t.Error("a refused task ran") }); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("second Submit while the key is admitted = %v, want DeadlineExceeded", err)
-	}
-	if err := <-first; !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Submit of a new key on a saturated pool = %v, want DeadlineExceeded", err)
-	}
-	if s := p.Stats(); s.Keys != 0 || s.KeyedWaiting != 0 || s.RejectedContext != 2 {
-		t.Errorf("Keys, KeyedWaiting, RejectedContext = %d, %d, %d, want 0, 0, 2", s.Keys, s.KeyedWaiting, s.RejectedContext)
-	}
-	var ran atomic.Bool
-	second := make(chan error, 1)
-	go func() { second <- kd.Submit(bg, "k", func() { ran.Store(true) }) }()
-	close(hold)
-	if err := <-second; err != nil {
-		t.Fatal(err)
-	}
-	if err := shutdownWithin(p, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if !ran.Load() {
-		t.Error("the task admitted once room appeared never ran")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1, pool.WithQueueSize(1))
+		kd := mustKeyed[string](t, p)
+		hold := make(chan struct{})
+		if err := p.Submit(bg, func() { <-hold }); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Submit(bg, func() {}); err != nil { // the queue is full
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(bg, 20*time.Millisecond)
+		defer cancel()
+		first := make(chan error, 1)
+		go func() { first <- kd.Submit(ctx, "k", func() { t.Error("a refused task ran") }) }()
+		synctest.Wait() // the first Submit waits for room
+		if w := p.Stats().Waiting; w != 2 {
+			t.Fatalf("Waiting = %d with the first Submit blocked, want 2", w)
+		}
+		ctx2, cancel2 := context.WithTimeout(bg, 10*time.Millisecond)
+		defer cancel2()
+		if err := kd.Submit(ctx2, "k", func() { t.Error("a refused task ran") }); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("second Submit while the key is admitted = %v, want DeadlineExceeded", err)
+		}
+		if err := <-first; !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Submit of a new key on a saturated pool = %v, want DeadlineExceeded", err)
+		}
+		if s := p.Stats(); s.Keys != 0 || s.KeyedWaiting != 0 || s.RejectedContext != 2 {
+			t.Errorf("Keys, KeyedWaiting, RejectedContext = %d, %d, %d, want 0, 0, 2", s.Keys, s.KeyedWaiting, s.RejectedContext)
+		}
+		var ran atomic.Bool
+		second := make(chan error, 1)
+		go func() { second <- kd.Submit(bg, "k", func() { ran.Store(true) }) }()
+		close(hold)
+		if err := <-second; err != nil {
+			t.Fatal(err)
+		}
+		if err := shutdownWithin(p, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if !ran.Load() {
+			t.Error("the task admitted once room appeared never ran")
+		}
+	})
 }
 
 // TestKeyedOverloadRefuses: KEY-10. Under WithMaxWaiting(0) a new key on a
