@@ -61,9 +61,9 @@ type Scheduler struct {
 	mu      struct {
 		sync.Mutex
 		classes  [numClasses]schedQueue
-		nonEmpty uint8 // bit c set: classes[c] has tasks (S3)
+		nonEmpty uint8 // bit c set: classes[c] has tasks (P3)
 		waiting  int   // tasks in classes
-		tickets  int   // tickets accepted by the pool that have not yet taken a task (S1)
+		tickets  int   // tickets accepted by the pool that have not yet taken a task (P1)
 		passed   [numClasses]uint8
 		timer    *time.Timer // expires the oldest waiting tasks under WithMaxWait
 		armed    bool        // timer is set to go off
@@ -77,7 +77,7 @@ type Scheduler struct {
 	// left (one that expired, or was shed): Stats adds them to Submitted
 	// and Completed (a dropped task completes when the ticket it held
 	// does). returned is the tasks ShutdownNow handed back less the
-	// tickets the pool handed back with them (S4): Stats moves it from
+	// tickets the pool handed back with them (P4): Stats moves it from
 	// Completed to Returned. Both only grow, so the counts Stats reports
 	// only grow, but for that one correction at ShutdownNow.
 	reused, expired, shed atomic.Uint64
@@ -89,7 +89,7 @@ type Scheduler struct {
 // order: the scheduler's, then the engine's), and a ticket takes s.mu on
 // a worker that holds no lock.
 //
-//	S1. tickets >= waiting: every waiting task has a ticket of its own in
+//	P1. tickets >= waiting: every waiting task has a ticket of its own in
 //	    the pool that has not yet taken a task (queued there, handed to a
 //	    worker that has not yet taken s.mu, or handed back by
 //	    ShutdownNow), so no task waits with nothing to start it. A ticket
@@ -97,15 +97,15 @@ type Scheduler struct {
 //	    (the task it was made for left early), ends at once. A task that
 //	    arrives while tickets > waiting takes such a ticket instead of
 //	    making a new one.
-//	S2. A task leaves classes once, under s.mu, by exactly one of: a
+//	P2. A task leaves classes once, under s.mu, by exactly one of: a
 //	    ticket (it then runs), its context's end or its wait's limit
 //	    (expired), a more urgent arrival (shed). Whichever comes first
 //	    takes it out of its class's list; the others find it out and do
 //	    nothing. So the task runs at most once and its report is made
 //	    exactly once.
-//	S3. Bit c of nonEmpty is set exactly when classes[c] is not empty,
+//	P3. Bit c of nonEmpty is set exactly when classes[c] is not empty,
 //	    and passed[c] is zero while it is empty.
-//	S4. The pool's ShutdownNow takes every waiting task from its class
+//	P4. The pool's ShutdownNow takes every waiting task from its class
 //	    (handBack) after the pool has closed: a ticket that starts later
 //	    finds none, and a submitter that comes later finds the pool
 //	    closed (it checks under s.mu). The tickets the pool hands back

@@ -9,7 +9,7 @@ import (
 )
 
 // expire is the watch on a task's context: the task expires, unless it
-// has already left (S2).
+// has already left (P2).
 func (s *Scheduler) expire(t *schedTask, ctx context.Context) {
 	engine.At(engine.SchedExpire)
 	s.mu.Lock()

@@ -12,10 +12,10 @@ import (
 	"github.com/poolkit/poolkit/pool"
 )
 
-// The scheduler's protocol's windows (pool/scheduler.go, S1-S4), each held
+// The scheduler's protocol's windows (pool/scheduler.go, P1-P4), each held
 // open with a breakpoint while the test acts.
 
-// TestBreakSchedTakeThenExpire: S1, S2. A ticket has started on a worker
+// TestBreakSchedTakeThenExpire: P1, P2. A ticket has started on a worker
 // and is held before it takes the scheduler's lock; the task it was made
 // for expires meanwhile. The ticket, released, finds nothing and ends; the
 // task never runs, and the next task accepted takes the ticket left
@@ -54,7 +54,7 @@ func TestBreakSchedTakeThenExpire(t *testing.T) {
 	}
 }
 
-// TestBreakSchedExpireThenTake: S2. A task's context has ended and its
+// TestBreakSchedExpireThenTake: P2. A task's context has ended and its
 // expiry is held before it takes the scheduler's lock; a ticket takes the
 // task meanwhile and runs it. Released, the expiry finds the task gone:
 // the Future reports the task's result, and nothing counts it expired.
@@ -87,7 +87,7 @@ func TestBreakSchedExpireThenTake(t *testing.T) {
 	}
 }
 
-// TestBreakSchedTakeBeforeShutdownNow: S4. A worker has taken a ticket but
+// TestBreakSchedTakeBeforeShutdownNow: P4. A worker has taken a ticket but
 // not used it when ShutdownNow is called: the ticket is not among the
 // units the pool hands back, and no task may start in the pool after
 // ShutdownNow. ShutdownNow hands the task back; the held ticket, released,
@@ -118,7 +118,7 @@ func TestBreakSchedTakeBeforeShutdownNow(t *testing.T) {
 	}
 }
 
-// TestBreakSchedOfferVsClose: S4. A submitter holds the scheduler's lock
+// TestBreakSchedOfferVsClose: P4. A submitter holds the scheduler's lock
 // and is about to offer a ticket when the pool closes: it is refused with
 // ErrClosed, or accepted and then run (Close) or handed back
 // (ShutdownNow); never lost.

@@ -9,14 +9,14 @@ import (
 )
 
 // schedTask is a task of a Scheduler from its acceptance to its start,
-// expiry or shedding (S2).
+// expiry or shedding (P2).
 type schedTask struct {
 	run      func()      // the task (Schedule's wraps it to fill its Future)
 	report   func(error) // Schedule's: the outcome of a task that never ran; nil for Submit
 	stop     func() bool // stops the watch on the task's context; nil: none
 	deadline time.Time   // the end of its wait under WithMaxWait
 	class    Class
-	waiting  fifo.Link[schedTask] // its place in its class while it waits (S2)
+	waiting  fifo.Link[schedTask] // its place in its class while it waits (P2)
 }
 
 func (t *schedTask) Link() *fifo.Link[schedTask] { return &t.waiting }
@@ -84,7 +84,7 @@ func (s *Scheduler) pushLocked(t *schedTask) {
 	s.checkLocked()
 }
 
-// removeLocked takes t out of its class (S2). Requires s.mu.
+// removeLocked takes t out of its class (P2). Requires s.mu.
 func (s *Scheduler) removeLocked(t *schedTask) {
 	q := &s.mu.classes[t.class]
 	q.Remove(t)
@@ -108,7 +108,7 @@ func (s *Scheduler) endLocked(t *schedTask, why error) {
 }
 
 // ticket is the unit each waiting task of a Scheduler has in the pool
-// (S1): it runs the most urgent waiting task when a worker starts it.
+// (P1): it runs the most urgent waiting task when a worker starts it.
 type ticket Scheduler
 
 func (t *ticket) run()         { (*Scheduler)(t).take() }
@@ -116,7 +116,7 @@ func (t *ticket) layer() layer { return (*Scheduler)(t) }
 
 // handBack is the scheduler's part of the pool's ShutdownNow, called
 // after the pool has closed and handed back the scheduler's tickets
-// (S4): it returns the waiting tasks, most urgent first, for the caller
+// (P4): it returns the waiting tasks, most urgent first, for the caller
 // to own.
 func (s *Scheduler) handBack(units []unit) []func() {
 	tickets := len(units)
@@ -135,13 +135,13 @@ func (s *Scheduler) handBack(units []unit) []func() {
 	return back
 }
 
-// checkLocked checks S1 and S3 under the interleaving hooks. Requires
+// checkLocked checks P1 and P3 under the interleaving hooks. Requires
 // s.mu.
 func (s *Scheduler) checkLocked() {
 	if !engine.HooksOn {
 		return
 	}
-	engine.Invariant(s.mu.tickets >= s.mu.waiting && s.mu.waiting >= 0, "a scheduler has %d tasks waiting and %d tickets (S1)", s.mu.waiting, s.mu.tickets)
+	engine.Invariant(s.mu.tickets >= s.mu.waiting && s.mu.waiting >= 0, "a scheduler has %d tasks waiting and %d tickets (P1)", s.mu.waiting, s.mu.tickets)
 	n := 0
 	for c := 0; c < numClasses; c++ {
 		k := 0
@@ -150,7 +150,7 @@ func (s *Scheduler) checkLocked() {
 			k++
 		}
 		n += k
-		engine.Invariant((k > 0) == (s.mu.nonEmpty&(1<<c) != 0) && (k > 0 || s.mu.passed[c] == 0), "class %d has %d tasks, but its bit is %v and it is owed %d (S3)", c, k, s.mu.nonEmpty&(1<<c) != 0, s.mu.passed[c])
+		engine.Invariant((k > 0) == (s.mu.nonEmpty&(1<<c) != 0) && (k > 0 || s.mu.passed[c] == 0), "class %d has %d tasks, but its bit is %v and it is owed %d (P3)", c, k, s.mu.nonEmpty&(1<<c) != 0, s.mu.passed[c])
 	}
 	engine.Invariant(n == s.mu.waiting, "a scheduler counts %d tasks waiting, its classes hold %d", s.mu.waiting, n)
 }
