@@ -1,7 +1,7 @@
 package actorpool
 
 import (
-	"errors"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 )
@@ -261,7 +261,7 @@ func (a *actor) safePreStart(s Starter) (panicked bool, err error) {
 // Ask is answered), and the actor in the turn's local slot, which the turn
 // can no longer run, goes to the engine.
 func (a *actor) exitedStarting(where callbackName) {
-	a.sys.failed(where, errGoexit)
+	a.sys.failed(where, ErrGoexit)
 	a.stop()
 	a.releaseToEngine()
 }
@@ -296,18 +296,18 @@ func (a *actor) postStop() {
 // handle delivers one user message, with its router's stamp at (0: none;
 // timings.go); it reports whether the actor stopped.
 func (a *actor) handle(e envelope, at int64) bool {
-	var panicked bool
+	var p *PanicError
 	if at == 0 && a.tm == nil {
-		panicked = a.deliver(e)
+		p = a.deliver(e)
 	} else {
-		panicked = a.deliverTimed(e, at)
+		p = a.deliverTimed(e, at)
 	}
-	if !panicked {
+	if p == nil {
 		return false
 	}
 	// The handler panicked.
 	if e.reply != nil {
-		e.reply.answer(nil, ErrPanicked)
+		e.reply.answer(nil, p)
 	}
 	switch a.sup.Directive {
 	case Resume:
@@ -335,7 +335,9 @@ func (a *actor) handle(e envelope, at int64) bool {
 	return true
 }
 
-// deliver calls the behaviour; it reports whether it panicked.
+// deliver calls the behaviour; it returns the panic, if the handler
+// panicked, with the stack read as the panic unwinds, where it still
+// shows the panicking call.
 //
 // A handler that calls runtime.Goexit cannot be stopped: its worker
 // goroutine ends (the engine replaces it), and this turn with it. Its
@@ -346,21 +348,21 @@ func (a *actor) handle(e envelope, at int64) bool {
 // A timed message (deliverTimed) whose handler panics or exits has its
 // service recorded here, first: before the panic is reported, and before
 // the actor is handed back.
-func (a *actor) deliver(e envelope) (panicked bool) {
+func (a *actor) deliver(e envelope) (panicked *PanicError) {
 	returned := false
 	defer func() {
 		r := recover()
 		if r != nil {
 			a.timedAbort()
-			a.sys.failed(inReceive, r)
-			panicked = true
+			panicked = &PanicError{Value: r, Stack: debug.Stack()}
+			a.sys.failedWith(inReceive, r, panicked.Stack)
 			return
 		}
 		if !returned {
 			a.timedAbort()
-			a.sys.failed(inReceive, errGoexit)
+			a.sys.failed(inReceive, ErrGoexit)
 			if e.reply != nil {
-				e.reply.answer(nil, ErrPanicked)
+				e.reply.answer(nil, ErrGoexit)
 			}
 			a.ctx.env = envelope{}
 			a.releaseToEngine()
@@ -372,10 +374,8 @@ func (a *actor) deliver(e envelope) (panicked bool) {
 	a.beh.Receive(&a.ctx, e.msg)
 	a.ctx.env = envelope{}
 	returned = true
-	return false
+	return nil
 }
-
-var errGoexit = errors.New("actorpool: handler called runtime.Goexit")
 
 // stop ends the actor: the mailbox closes (a sender from now on gets
 // ErrStopped), the messages left become dead letters (or, for a router's
@@ -408,14 +408,14 @@ func (a *actor) dispose(left []envelope, ats []int64, back bool) {
 			return
 		}
 		if i < len(left) {
-			a.sys.failed(inDeadLetters, errGoexit)
+			a.sys.failed(inDeadLetters, ErrGoexit)
 			var rest []int64
 			if ats != nil {
 				rest = ats[i+1:]
 			}
 			a.dispose(left[i+1:], rest, back)
 		} else {
-			a.sys.failed(inPostStop, errGoexit)
+			a.sys.failed(inPostStop, ErrGoexit)
 			a.stopped()
 		}
 		a.releaseToEngine()

@@ -10,7 +10,7 @@ import (
 
 // TestAskFromInsideATurn: ACT-15. An Ask made from inside a turn of its
 // own system never waits on the worker its turn holds: to the caller's own
-// actor it fails with ErrInHandler (the message is handled after the turn);
+// actor it fails with ErrInsideTask (the message is handled after the turn);
 // to another actor of a system with no free worker it runs the queued
 // turns in the caller's slot until its answer comes, through routers,
 // serializers and nested Asks alike.
@@ -55,7 +55,7 @@ func TestAskFromInsideATurn(t *testing.T) {
 		"a router":          {router.Ref(), "hello"},
 		"a serializer":      {ser.Ref(), "hello"},
 		"a nested Ask":      {middle, "hello"},
-		"the caller itself": {self, actorpool.ErrInHandler},
+		"the caller itself": {self, actorpool.ErrInsideTask},
 	} {
 		c := c
 		asker := spawn(t, s, func(cx *actorpool.Context, msg any) {
@@ -74,8 +74,8 @@ func TestAskFromInsideATurn(t *testing.T) {
 		pair := got.([2]any)
 		if c.to == self {
 			// The asker asked self, whose handler asked itself.
-			if inner, _ := pair[0].(error); !errors.Is(inner, actorpool.ErrInHandler) {
-				t.Errorf("an Ask to the caller's own actor from its handler: %v, want ErrInHandler", pair)
+			if inner, _ := pair[0].(error); !errors.Is(inner, actorpool.ErrInsideTask) {
+				t.Errorf("an Ask to the caller's own actor from its handler: %v, want ErrInsideTask", pair)
 			}
 			wait(t, chanOf(handled), "the message the self-Ask sent")
 			continue
@@ -94,7 +94,7 @@ func chanOf(ch <-chan any) <-chan struct{} {
 }
 
 // TestSelfAskWithFreeWorkers: ACT-15. An actor that asks itself from its
-// handler fails with ErrInHandler even while the system has free workers
+// handler fails with ErrInsideTask even while the system has free workers
 // (none of them can run the actor's next turn while this one runs), from
 // its handler and from its lifecycle hooks' turn alike.
 func TestSelfAskWithFreeWorkers(t *testing.T) {
@@ -115,8 +115,8 @@ func TestSelfAskWithFreeWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the outer Ask: %v", err)
 	}
-	if inner, _ := got.(error); !errors.Is(inner, actorpool.ErrInHandler) {
-		t.Errorf("an actor's Ask to itself from its handler, 3 workers free: %v, want ErrInHandler", got)
+	if inner, _ := got.(error); !errors.Is(inner, actorpool.ErrInsideTask) {
+		t.Errorf("an actor's Ask to itself from its handler, 3 workers free: %v, want ErrInsideTask", got)
 	}
 	wait(t, chanOf(handled), "the message the self-Ask sent")
 }

@@ -49,8 +49,9 @@ func TestIdleTransitionOwnsNothing(t *testing.T) {
 		default:
 			t.Fatal("no turn reached the idle transition")
 		}
-		if _, err := r.Ask(ctx, "boom"); !errors.Is(err, actorpool.ErrPanicked) {
-			t.Fatalf("Ask boom = %v, want ErrPanicked", err)
+		var pe *actorpool.PanicError
+		if _, err := r.Ask(ctx, "boom"); !errors.As(err, &pe) {
+			t.Fatalf("Ask boom = %v, want a *PanicError", err)
 		}
 		close(resume)
 		if v, err := r.Ask(ctx, "after"); v != "after" || err != nil {

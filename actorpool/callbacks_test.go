@@ -95,8 +95,9 @@ func TestLoggerMisbehaves(t *testing.T) {
 				}
 				_ = c.Respond(msg)
 			})
-			if _, err := r.Ask(ctx, "panic"); !errors.Is(err, actorpool.ErrPanicked) {
-				t.Errorf("Ask on the panicking message = %v, want ErrPanicked", err)
+			var pe *actorpool.PanicError
+			if _, err := r.Ask(ctx, "panic"); !errors.As(err, &pe) {
+				t.Errorf("Ask on the panicking message = %v, want a *PanicError", err)
 			}
 			if v, err := r.Ask(ctx, "next"); v != "next" || err != nil {
 				t.Errorf("Ask after the panic = %v, %v; want next, nil", v, err)

@@ -61,4 +61,13 @@
 // Messages from one sender to one actor are handled in the order sent. A
 // router gives that order per worker only; a serializer gives it per
 // group.
+//
+// # Names shared with pool
+//
+// Where an actor system and a pool share a concept they share its name
+// and its value, so that code driving both matches them once: ErrClosed,
+// ErrInsideTask and ErrGoexit are pool's errors, PanicError and Histogram
+// pool's types, and WithTimings, Stats().Wait and Stats().Service and
+// DefaultBudget mean what they mean for a pool (docs/vocabulary.md in the
+// repository).
 package actorpool

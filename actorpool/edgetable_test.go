@@ -5,9 +5,7 @@ package actorpool_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -240,9 +238,17 @@ func outcome(err error, ctxErr error) string {
 	case errors.Is(err, context.DeadlineExceeded) && ctxErr != nil:
 		return "ctx"
 	}
-	for _, named := range []error{actorpool.ErrStopped, actorpool.ErrShutdown, actorpool.ErrInHandler, actorpool.ErrNoWorker} {
-		if errors.Is(err, named) {
-			return strings.TrimPrefix(fmt.Sprint(named), "actorpool: ")
+	for _, named := range []struct {
+		err  error
+		name string
+	}{
+		{actorpool.ErrStopped, "stopped"},
+		{actorpool.ErrClosed, "closed"},
+		{actorpool.ErrInsideTask, "inside"},
+		{actorpool.ErrNoWorker, "no worker"},
+	} {
+		if errors.Is(err, named.err) {
+			return named.name
 		}
 	}
 	return "other: " + err.Error()
@@ -254,9 +260,9 @@ func expectedEdge(call, place string, st edgeState) string {
 	const (
 		ok       = "ok"
 		waits    = "ctx"
-		stopped  = "actor stopped"
-		shut     = "system shut down"
-		inHandle = "called from inside a handler; not waiting for it"
+		stopped  = "stopped"
+		shut     = "closed"
+		inHandle = "inside"
 	)
 	// inTurn: the caller runs in a turn of the system, which holds its one
 	// worker; the logger runs on a goroutine of its own that such a turn

@@ -3,6 +3,8 @@ package actorpool
 import (
 	"errors"
 
+	"github.com/poolkit/poolkit/internal/callback"
+	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
 )
 
@@ -15,10 +17,11 @@ var (
 	// more messages; also the answer to an Ask whose message the actor
 	// never handled because it stopped first.
 	ErrStopped = errors.New("actorpool: actor stopped")
-	// ErrShutdown: the system is shut down (or shutting down) and spawns
-	// nothing; Resize returns an error matching both this and
-	// resize.ErrClosed.
-	ErrShutdown error = &shutdownError{}
+	// ErrClosed: the system is shut down (or shutting down) and spawns
+	// nothing, or a router has stopped and resizes no more. It is
+	// pool.ErrClosed, the same value, and matches resize.ErrClosed: one
+	// errors.Is finds a closed pool or a closed system.
+	ErrClosed = engine.ErrClosed
 	// ErrNilMessage: nil is not a message.
 	ErrNilMessage = errors.New("actorpool: nil message")
 	// ErrNilRef: the zero Ref refers to no actor.
@@ -36,9 +39,9 @@ var (
 	ErrInvalidOption = errors.New("actorpool: invalid option")
 	// ErrInvalidSize: a size below 1; it is resize.ErrInvalidSize.
 	ErrInvalidSize = resize.ErrInvalidSize
-	// ErrPanicked: the answer to an Ask whose handler panicked before it
-	// responded.
-	ErrPanicked = errors.New("actorpool: handler panicked")
+	// ErrGoexit: the answer to an Ask whose handler called runtime.Goexit
+	// before it responded. It is pool.ErrGoexit, the same value.
+	ErrGoexit = callback.ErrGoexit
 	// ErrNoWorker: every worker of a router refused the message (mailboxes
 	// full, or no worker left); it was not accepted, and is counted in
 	// RouterStats.Unhandled.
@@ -46,15 +49,18 @@ var (
 	// ErrBusy: a serializer with a bounded buffer had no room for the
 	// request.
 	ErrBusy = errors.New("actorpool: serializer buffer full")
-	// ErrInHandler: a call made from inside a turn of a system (a handler,
-	// producer, lifecycle hook or dead-letter function) would wait for
-	// that same turn: Shutdown, which started its work and returned
-	// without waiting, or an Ask to the actor whose turn it is. From a turn
-	// of another system both wait, as from outside.
-	ErrInHandler = errors.New("actorpool: called from inside a handler; not waiting for it")
+	// ErrInsideTask: a call made from inside a turn of a system would wait
+	// for that same turn: Shutdown, which started its work and returned
+	// without waiting, or an Ask to the actor whose turn it is. A handler,
+	// producer, lifecycle hook or dead-letter function is a task of the
+	// system, as a task is of a pool, and this is pool.ErrInsideTask, the
+	// same value. From a turn of another system both wait, as from
+	// outside.
+	ErrInsideTask = engine.ErrInsideTask
 )
 
-type shutdownError struct{}
-
-func (*shutdownError) Error() string        { return "actorpool: system shut down" }
-func (*shutdownError) Is(target error) bool { return target == resize.ErrClosed }
+// PanicError is the answer to an Ask whose handler panicked before it
+// responded: Value is the value passed to panic, Stack the handler's
+// goroutine's stack at the panic. It is pool.PanicError, the same type,
+// so one errors.As matches a panic in a task or in a handler.
+type PanicError = callback.PanicError

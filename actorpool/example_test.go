@@ -58,18 +58,14 @@ func ExampleNewRouter() {
 	// Output: true true true true true true 2
 }
 
-func ExampleRouter_Timings() {
+func ExampleWithTimings() {
 	sys, _ := actorpool.New()
 
-	// Two workers; the router times what it forwards from the start.
+	// Two workers; the router times what it forwards.
 	r, _ := actorpool.NewRouter(sys, 2, func() actorpool.Behavior {
 		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
-	}, actorpool.WithRouterTimings())
+	}, actorpool.WithTimings())
 	for i := range 6 {
-		_ = r.Ref().Tell(i)
-	}
-	r.SetTimings(false) // what was accepted until now is still timed
-	for i := range 3 {
 		_ = r.Ref().Tell(i)
 	}
 	for range r.Cap() { // one Ask per worker: each has handled what it was told
@@ -79,13 +75,13 @@ func ExampleRouter_Timings() {
 
 	// Once the workers have stopped, every timed message is in the totals.
 	_ = sys.Shutdown(context.Background())
-	t := r.Timings()
-	fmt.Println("forwarded:", r.Stats().Forwarded)
-	fmt.Println("timed:", t.Wait.Count, t.Service.Count)
-	fmt.Println("mean service within the histogram:", t.Service.Mean() <= t.Service.Quantile(1))
+	st := r.Stats()
+	fmt.Println("forwarded:", st.Forwarded)
+	fmt.Println("timed:", st.Wait.Count, st.Service.Count)
+	fmt.Println("mean service within the histogram:", st.Service.Mean() <= st.Service.Quantile(1))
 	// Output:
-	// forwarded: 11
-	// timed: 6 6
+	// forwarded: 8
+	// timed: 8 8
 	// mean service within the histogram: true
 }
 

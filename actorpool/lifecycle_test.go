@@ -17,7 +17,7 @@ import (
 
 // TestRestartFreshStateLifecycle: a panic under Restart replaces the
 // behaviour with a fresh one; PreStart and PostStop run exactly once per
-// behaviour value; an Ask on the failing message gets ErrPanicked.
+// behaviour value; an Ask on the failing message gets a *PanicError.
 func TestRestartFreshStateLifecycle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newSystem(t)
@@ -45,8 +45,9 @@ func TestRestartFreshStateLifecycle(t *testing.T) {
 				t.Fatalf("Ask = %v, %v; want %d", v, err, want)
 			}
 		}
-		if _, err := r.Ask(ctx, "boom"); !errors.Is(err, actorpool.ErrPanicked) {
-			t.Fatalf("Ask of a panicking message = %v, want ErrPanicked", err)
+		var pe *actorpool.PanicError
+		if _, err := r.Ask(ctx, "boom"); !errors.As(err, &pe) {
+			t.Fatalf("Ask of a panicking message = %v, want a *PanicError", err)
 		}
 		// After the backoff (1 ms, fake time) a fresh behaviour counts from 1.
 		if v, err := r.Ask(ctx, "n"); v != 1 || err != nil {
@@ -179,12 +180,12 @@ func TestStopFromInsideHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	tell(t, r2, 1)
-	if err := <-got; !errors.Is(err, actorpool.ErrInHandler) {
-		t.Errorf("Shutdown from a handler = %v, want ErrInHandler", err)
+	if err := <-got; !errors.Is(err, actorpool.ErrInsideTask) {
+		t.Errorf("Shutdown from a handler = %v, want ErrInsideTask", err)
 	}
 	shutdown(t, s2)
-	if _, err := s2.Spawn(func() actorpool.Behavior { return actorpool.BehaviorFunc(nil) }); !errors.Is(err, actorpool.ErrShutdown) {
-		t.Errorf("Spawn after Shutdown = %v, want ErrShutdown", err)
+	if _, err := s2.Spawn(func() actorpool.Behavior { return actorpool.BehaviorFunc(nil) }); !errors.Is(err, actorpool.ErrClosed) {
+		t.Errorf("Spawn after Shutdown = %v, want ErrClosed", err)
 	}
 }
 
@@ -319,7 +320,7 @@ func TestResizeChangesConcurrency(t *testing.T) {
 
 // TestGoexitInHandler: a handler that calls runtime.Goexit ends its worker
 // goroutine, not the actor: the Ask on that message is answered
-// ErrPanicked, and the next message is handled with the same behaviour.
+// ErrGoexit, and the next message is handled with the same behaviour.
 func TestGoexitInHandler(t *testing.T) {
 	s := newSystem(t, actorpool.WithWorkers(1))
 	count := 0
@@ -332,8 +333,8 @@ func TestGoexitInHandler(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), failBound)
 	defer cancel()
-	if _, err := r.Ask(ctx, "exit"); !errors.Is(err, actorpool.ErrPanicked) {
-		t.Errorf("Ask of a Goexit message = %v, want ErrPanicked", err)
+	if _, err := r.Ask(ctx, "exit"); !errors.Is(err, actorpool.ErrGoexit) {
+		t.Errorf("Ask of a Goexit message = %v, want ErrGoexit", err)
 	}
 	if v, err := r.Ask(ctx, "n"); v != 2 || err != nil {
 		t.Errorf("after Goexit Ask = %v, %v; want 2 (same behaviour, next turn)", v, err)

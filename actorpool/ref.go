@@ -34,16 +34,17 @@ func (r Ref) String() string {
 func (r Ref) Tell(msg any) error { return r.send(envelope{msg: msg}) }
 
 // Ask tells msg to the actor and waits for the answer its handler gives
-// with Context.Respond. It returns that answer; or ErrPanicked if the
-// handler panicked first, ErrStopped if the actor stopped before handling
-// it, ctx.Err() when ctx is done first (the message may still be handled;
-// its answer is then dropped), or Tell's errors. A nil ctx is
-// ErrNilContext; a ctx already done returns its error without sending.
+// with Context.Respond. It returns that answer; or a *PanicError if the
+// handler panicked first (ErrGoexit if it called runtime.Goexit),
+// ErrStopped if the actor stopped before handling it, ctx.Err() when ctx
+// is done first (the message may still be handled; its answer is then
+// dropped), or Tell's errors. A nil ctx is ErrNilContext; a ctx already
+// done returns its error without sending.
 //
 // Called from inside a turn of the actor's own system (a handler, a
 // lifecycle hook, a dead-letter function), it does not wait on the worker
 // its own turn holds: once it has waited 10-20 ms, an Ask to the caller's
-// own actor returns ErrInHandler (the message may still be handled, after
+// own actor returns ErrInsideTask (the message may still be handled, after
 // the caller's turn; its answer is then dropped), and an Ask to another
 // actor of the system, when no worker of the system is free, runs the
 // system's queued turns in the caller's slot until its answer comes.

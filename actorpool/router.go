@@ -41,10 +41,9 @@ import (
 // FIFO order per worker only: two messages from one sender may be handled
 // by two workers in either order.
 //
-// A router can measure what it forwards (WithRouterTimings, SetTimings):
-// Timings reports, beside Stats, how long its messages waited in the
-// workers' mailboxes and how long they took to handle, in pool's
-// histograms.
+// A router can measure what it forwards (WithTimings): Stats then reports
+// how long its messages waited in the workers' mailboxes and how long they
+// took to handle, in the histograms a pool reports its tasks' in.
 type Router struct {
 	sys     *System
 	self    *actor
@@ -73,7 +72,7 @@ type Router struct {
 	}
 	unhandled, restarts atomic.Uint64
 
-	timings atomic.Bool // stamp the messages routed (timings.go)
+	timings atomic.Bool // stamp the messages routed (timings.go); set by WithTimings
 	tmu     sync.Mutex  // guards tm; never taken on the message path but by a worker's first timed message
 	tm      routerTimings
 }
@@ -115,7 +114,7 @@ func WithRouterBehavior(produce func() Behavior) RouterOption {
 
 // NewRouter starts a router with size workers, each running a behaviour
 // from produce. Errors: ErrInvalidSize for a size below 1, ErrNilSystem,
-// ErrNilBehavior, ErrShutdown, ErrInvalidOption.
+// ErrNilBehavior, ErrClosed, ErrInvalidOption.
 func NewRouter(sys *System, size int, produce func() Behavior, opts ...RouterOption) (*Router, error) {
 	if err := resize.Validate(size); err != nil {
 		return nil, err
@@ -314,7 +313,7 @@ func (r *Router) Resize(n int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return ErrShutdown
+		return ErrClosed
 	}
 	ws := slices.Clone(*r.workers.Load())
 	switch {
@@ -381,22 +380,48 @@ func (r *Router) stop() error {
 	return nil
 }
 
-// RouterStats is a snapshot of a router's counters.
+// RouterStats is a snapshot of a router's gauges, counters and timings,
+// taken by one call to Stats. The fields are read one after another (the
+// timings worker by worker) while messages are routed, so they need not
+// add up exactly while messages are moving; once the router is quiescent
+// they do: Wait.Count == Service.Count == the timed messages handled.
 type RouterStats struct {
 	Size      int    // live workers (not a configured size)
 	Forwarded uint64 // messages accepted by a worker
 	Unhandled uint64 // messages no worker accepted: refused with ErrNoWorker, or, rerouted from a removed worker, dead letters
 	Restarts  uint64 // stopped workers replaced
+	// Timed reports whether the router records Wait and Service
+	// (WithTimings).
+	Timed bool
+
+	// Wait and Service are the router's timings, recorded only under
+	// WithTimings (else they are empty). Wait is the time from the moment
+	// the router accepted a message for a worker to the moment the
+	// worker's handler started it: a message handed to an idle worker
+	// counts as not having waited (the worker's scheduling counts in
+	// Service). Service is the time the handler ran, from its start to its
+	// return or panic. Wait + Service is exact: the start is not read but
+	// inferred, the later of the acceptance and the end of the worker's
+	// previous message. Only messages routed through the router's Ref
+	// count: not Priority messages, nor messages told to a worker's own
+	// Ref. They cover every worker the router has had: the live ones, and
+	// those removed by Resize or replaced after they stopped, whose
+	// records are folded in when they stop. Histogram.Sub of two snapshots
+	// gives what happened between them.
+	Wait, Service Histogram
 }
 
-// Stats returns the router's counters.
+// Stats returns a snapshot of the router's counters and timings.
 func (r *Router) Stats() RouterStats {
-	return RouterStats{
+	st := RouterStats{
 		Size:      r.Cap(),
 		Forwarded: r.forwardedSum(),
 		Unhandled: r.unhandled.Load(),
 		Restarts:  r.restarts.Load(),
+		Timed:     r.timings.Load(),
 	}
+	r.timingsTo(&st)
+	return st
 }
 
 // forwardedSum is the number of messages routed: the sum of the stripes,

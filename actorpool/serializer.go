@@ -20,7 +20,7 @@ import (
 // is ignored (counted in SerializerStats.Stale). The serializer gives the
 // answer to the customer (the Ask returns it, or the sending actor is
 // told it), then starts the next buffered request. Every request gets
-// exactly one answer: the service's, ErrPanicked if its handler panicked,
+// exactly one answer: the service's, a *PanicError if its handler panicked,
 // ErrStopped if it stopped first, or ErrBusy if the buffer was full.
 //
 // The service must answer every request it receives; one that never

@@ -28,7 +28,7 @@ import (
 // both), so that the wait itself is the same select as any Ask's.
 //
 // A poked Ask inside a turn of its system to its own actor fails with
-// ErrInHandler; any other helps: it runs the system's queued turns in its
+// ErrInsideTask; any other helps: it runs the system's queued turns in its
 // own slot, as a task of a pool that waits for a task queued behind it
 // does (the engine's helpWait), until its answer comes. Outside every
 // turn, it waits as before.
@@ -119,7 +119,7 @@ func (s *System) await(ctx context.Context, p *pending, a *actor) (any, error) {
 		return p.wait(ctx) // a pending is poked once
 	}
 	if cur == any(a) {
-		return nil, ErrInHandler // its answer needs the turn that waits for it
+		return nil, ErrInsideTask // its answer needs the turn that waits for it
 	}
 	// Hand the answer over through a channel helpWait can watch; the
 	// goroutine ends with the answer or with ctx.

@@ -18,8 +18,8 @@ const (
 )
 
 // Supervisor says what to do when an actor's handler panics. The message
-// being handled is not retried; an Ask waiting on it is answered with
-// ErrPanicked.
+// being handled is not retried; an Ask waiting on it is answered with a
+// *PanicError.
 //
 // A restart budget keeps a crash loop from spinning for ever: once an
 // actor has been restarted MaxRestarts times within Within, the next panic

@@ -2,7 +2,6 @@ package actorpool
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/poolkit/poolkit/internal/callback"
 	"github.com/poolkit/poolkit/internal/engine"
-	"github.com/poolkit/poolkit/resize"
 )
 
 // System runs actors on a fixed, resizable set of worker goroutines: the
@@ -37,10 +35,6 @@ type System struct {
 	spawned, stopCount, deadLetters, mailboxFull, refused, panics, restarts atomic.Uint64
 }
 
-// DefaultBudget is how many user messages an actor handles in one turn
-// before it yields its worker, when WithBudget is not given.
-const DefaultBudget = 32
-
 // DeadLetter is a message that was accepted but never handled: its actor
 // stopped first. Reason says why (ErrStopped).
 type DeadLetter struct {
@@ -48,74 +42,6 @@ type DeadLetter struct {
 	Sender  Ref // the zero Ref when sent from outside any actor
 	Message any
 	Reason  error
-}
-
-// Option configures a System.
-type Option func(*sysConfig) error
-
-type sysConfig struct {
-	workers int
-	budget  int
-	dead    func(DeadLetter)
-	logger  *slog.Logger
-}
-
-// WithWorkers sets how many actors run at once (the engine's capacity).
-// The default is max(GOMAXPROCS, 2), read when New is called; GOMAXPROCS
-// is never set. A size below 1 is an error.
-func WithWorkers(n int) Option {
-	return func(c *sysConfig) error {
-		if resize.Validate(n) != nil {
-			return fmt.Errorf("%w: %d workers", ErrInvalidOption, n)
-		}
-		c.workers = n
-		return nil
-	}
-}
-
-// WithBudget sets how many user messages an actor handles in one turn
-// before it gives its worker to the next actor (default DefaultBudget).
-// Small budgets are fairer to cold actors; large ones cost fewer
-// reschedules for a hot one. A budget below 1 is an error.
-func WithBudget(n int) Option {
-	return func(c *sysConfig) error {
-		if n < 1 {
-			return fmt.Errorf("%w: budget %d", ErrInvalidOption, n)
-		}
-		c.budget = n
-		return nil
-	}
-}
-
-// WithDeadLetters sets a function called with every dead letter, on the
-// goroutine that stopped the actor. It must not block. Dead letters are
-// counted in Stats either way. A panic in f is counted in Stats.Panics and
-// reported; a runtime.Goexit in f ends that goroutine, as it would anywhere,
-// but the stop completes first: the letters after it are counted and
-// reported in turn, and PostStop runs.
-func WithDeadLetters(f func(DeadLetter)) Option {
-	return func(c *sysConfig) error {
-		if f == nil {
-			return fmt.Errorf("%w: nil dead-letter function", ErrInvalidOption)
-		}
-		c.dead = f
-		return nil
-	}
-}
-
-// WithLogger sets where failed callbacks (a handler, producer, lifecycle
-// hook or dead-letter function that panicked or called runtime.Goexit)
-// are reported (default slog.Default()). The logger runs on a goroutine of
-// its own, so that a logger that panics or calls runtime.Goexit loses its
-// report and nothing else.
-func WithLogger(l *slog.Logger) Option {
-	return func(c *sysConfig) error {
-		if l == nil {
-			return fmt.Errorf("%w: nil logger", ErrInvalidOption)
-		}
-		c.logger = l
-		return nil
-	}
 }
 
 // New returns a running system.
@@ -148,38 +74,11 @@ func New(opts ...Option) (*System, error) {
 	return s, nil
 }
 
-// SpawnOption configures one actor.
-type SpawnOption func(*actor) error
-
-// WithMailboxSize bounds the actor's user messages waiting to be handled:
-// past n, Tell and Ask return ErrMailboxFull. The default is unbounded.
-func WithMailboxSize(n int) SpawnOption {
-	return func(a *actor) error {
-		if n < 1 {
-			return fmt.Errorf("%w: mailbox size %d", ErrInvalidOption, n)
-		}
-		a.mb.limit = n
-		return nil
-	}
-}
-
-// WithSupervisor sets what happens when the actor's handler panics
-// (default DefaultSupervisor).
-func WithSupervisor(sup Supervisor) SpawnOption {
-	return func(a *actor) error {
-		if !sup.valid() {
-			return fmt.Errorf("%w: supervisor %+v", ErrInvalidOption, sup)
-		}
-		a.sup = sup
-		return nil
-	}
-}
-
 // Spawn starts an actor whose behaviour produce returns, and returns its
 // reference. produce is called in the actor's first turn, and again for
 // each restart. Spawn does not wait for PreStart: messages told to the
 // new actor are handled after it. It returns ErrNilBehavior for a nil
-// produce, ErrShutdown once Shutdown has begun, or an error matching
+// produce, ErrClosed once Shutdown has begun, or an error matching
 // ErrInvalidOption. A produce that returns nil, panics or calls
 // runtime.Goexit fails the start, as a PreStart that does: the failure is
 // counted in Stats.Panics and reported, naming the callback, and the actor
@@ -227,7 +126,7 @@ func (s *System) start(a *actor) error {
 	s.mu.Lock()
 	if s.mu.shutting {
 		s.mu.Unlock()
-		return ErrShutdown
+		return ErrClosed
 	}
 	s.mu.live[a] = struct{}{}
 	s.mu.Unlock()
@@ -293,16 +192,21 @@ const (
 )
 
 // failed counts and reports a user callback that panicked with r, called
-// runtime.Goexit (r is errGoexit), or, a producer, returned nil (r is
+// runtime.Goexit (r is ErrGoexit), or, a producer, returned nil (r is
 // ErrNilBehavior). The logger is user code too, and failed is called
 // while a turn restores its books: it runs isolated, so that its own
 // panic or Goexit is lost rather than cutting that short.
 func (s *System) failed(where callbackName, r any) {
-	s.panics.Add(1)
 	buf := make([]byte, 4<<10)
-	buf = buf[:runtime.Stack(buf, false)]
+	s.failedWith(where, r, buf[:runtime.Stack(buf, false)])
+}
+
+// failedWith is failed with the stack already read, by a caller that
+// hands the same stack to an Ask.
+func (s *System) failedWith(where callbackName, r any, stack []byte) {
+	s.panics.Add(1)
 	callback.Isolated(func() {
-		s.logf("actorpool: "+string(where)+" failed", "callback", string(where), "panic", r, "stack", string(buf))
+		s.logf("actorpool: "+string(where)+" failed", "callback", string(where), "panic", r, "stack", string(stack))
 	})
 }
 
@@ -313,13 +217,7 @@ func (s *System) Resize(n int) error {
 	if s == nil {
 		return ErrNilSystem
 	}
-	if err := s.eng.Resize(n); err != nil {
-		if errors.Is(err, engine.ErrClosed) {
-			return ErrShutdown
-		}
-		return err
-	}
-	return nil
+	return s.eng.Resize(n)
 }
 
 // Cap returns how many actors may run at once.
@@ -333,12 +231,12 @@ func (s *System) Cap() int {
 // Shutdown stops every actor and then the workers. Each actor handles at
 // most the message it is handling, then stops (PostStop runs); the
 // messages still queued become dead letters, so every accepted message is
-// either handled or reported. Spawn fails with ErrShutdown from the start.
+// either handled or reported. Spawn fails with ErrClosed from the start.
 // Shutdown waits until every actor has stopped and every worker has
 // exited, or until ctx is done (it then returns ctx.Err(), and the
 // shutdown goes on). Called from inside a turn of this system (a handler,
 // a lifecycle hook, a dead-letter function) it cannot wait for that turn:
-// it starts the shutdown and returns ErrInHandler; from a turn of another
+// it starts the shutdown and returns ErrInsideTask; from a turn of another
 // system it waits as from outside. It returns
 // nil once the system is down, also when called again.
 func (s *System) Shutdown(ctx context.Context) error {
@@ -365,7 +263,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 	gone := s.mu.allGone
 	s.mu.Unlock()
 	if s.eng.Inside() {
-		return ErrInHandler // a turn of this system: it would wait for itself
+		return ErrInsideTask // a turn of this system: it would wait for itself
 	}
 	if gone != nil {
 		select {

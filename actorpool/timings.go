@@ -5,15 +5,14 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/internal/timing"
-	"github.com/poolkit/poolkit/pool"
 )
 
 // A router times the messages it forwards only when asked to
-// (WithRouterTimings, SetTimings). Off, the cost is one load of a flag per
-// message routed, and a test of a length in the worker's mailbox. On, a
-// message costs two clock reads (one more, once per turn, after a yield:
-// below), and no lock of its own, no allocation and no write to a word
-// another goroutine writes:
+// (WithTimings). Off, the cost is one load of a flag per message routed,
+// and a test of a length in the worker's mailbox. On, a message costs two
+// clock reads (one more, once per turn, after a yield: below), and no lock
+// of its own, no allocation and no write to a word another goroutine
+// writes:
 //
 //   - When the router accepts a message for a worker (it is about to try
 //     the workers), the clock is read and the reading (the stamp, at)
@@ -40,22 +39,23 @@ import (
 //     waited in the engine's queue for its next turn: that time is the
 //     queued messages' wait), and for the first one after anything
 //     untimed (an untimed message, a panic, a restart, the actor's start).
-//     With the default budget of 32 that is at most one read in 32
-//     messages of a backlog.
+//     That is at most one read per budget of a backlog's messages (one in
+//     DefaultBudget by default).
 //   - The worker records the wait and the service into histograms that
 //     only its turns write (histRec; an actor's turns never overlap, and
 //     each happens after the previous one). A worker allocates them at its
 //     first timed message; when it stops (removed by Resize, stopped and
 //     replaced, or with the router) it folds them into the router's
-//     totals, and Router.Timings sums those and the live workers'.
+//     totals, and Router.Stats sums those and the live workers'.
 //
-// A message is timed if the router's timings were on when it accepted it,
-// whatever they are when it is handled. Only messages routed through the
-// router's Ref count: not Priority messages (handled by the router's own
-// actor), not messages told to a worker's own Ref (Workers), nor what a
-// worker sends on with Context.Forward (the stamp stays behind: a
-// forwarded message is timed again only if it goes through a timed
-// router again).
+// A message is timed if the router's flag was set when it accepted it,
+// whatever it is when the message is handled (WithTimings sets it at
+// construction, for good; the tests also switch it at run time). Only
+// messages routed through the router's Ref count: not Priority messages
+// (handled by the router's own actor), not messages told to a worker's own
+// Ref (Workers), nor what a worker sends on with Context.Forward (the stamp
+// stays behind: a forwarded message is timed again only if it goes
+// through a timed router again).
 
 // clock reads the shared clock (timing.Now): never 0 outside a synctest
 // bubble, where a stamp of 0 says "not stamped"; inside one, negative,
@@ -67,12 +67,12 @@ func clock() int64 { return timing.Now() }
 // unknown (it was not timed): its next timed message reads its start.
 const unknownEnd = math.MaxInt64
 
-// Timings is what a router measured of the messages it forwarded while its
-// timings were on (Router.Timings): how long each waited and how long its
-// handler ran, in the histograms package pool reports its tasks' in.
-type Timings struct {
-	Wait, Service pool.Histogram
-}
+// Histogram counts durations in fixed buckets whose bounds double, the
+// same for every histogram of every router and pool: it is pool.Histogram.
+// Counts[i] counts the durations d with Bound(i-1) <= d < Bound(i), bucket
+// 0 from 0 to about 1µs, the last open. Histograms add and subtract bucket
+// by bucket, and an exporter publishes them as they are.
+type Histogram = timing.Histogram
 
 // workerTimings is what one router worker recorded. Its histograms are
 // written only by the worker's turns; the other fields are touched only
@@ -129,7 +129,7 @@ func (a *actor) untimed() {
 // are not timed nothing. A stamped message has its wait recorded before
 // the handler and its service after; an unstamped one marks the end of
 // the actor's previous message unknown.
-func (a *actor) deliverTimed(e envelope, at int64) (panicked bool) {
+func (a *actor) deliverTimed(e envelope, at int64) (panicked *PanicError) {
 	if at == 0 || a.owner == nil { // a stamp reaches only a router's worker
 		a.untimed()
 		return a.deliver(e)
@@ -161,10 +161,10 @@ func (a *actor) timedAbort() {
 // routerTimings is a router's register of its workers' timings: the
 // workers that have recorded and not yet stopped, and what the stopped
 // ones recorded. Guarded by Router.tmu, which only a worker's first timed
-// message, a worker's stop and Timings take.
+// message, a worker's stop and Stats take.
 type routerTimings struct {
-	live map[*workerTimings]struct{}
-	gone Timings
+	live          map[*workerTimings]struct{}
+	wait, service Histogram // the stopped workers'
 }
 
 // newWorkerTimings gives a worker its histograms, registered with the
@@ -185,59 +185,30 @@ func (r *Router) newWorkerTimings() *workerTimings {
 func (r *Router) foldTimings(t *workerTimings) {
 	r.tmu.Lock()
 	delete(r.tm.live, t)
-	t.wait.AddTo(&r.tm.gone.Wait)
-	t.service.AddTo(&r.tm.gone.Service)
+	t.wait.AddTo(&r.tm.wait)
+	t.service.AddTo(&r.tm.service)
 	r.tmu.Unlock()
 }
 
-// WithRouterTimings makes the router time the messages it forwards from
-// construction on, as SetTimings(true) does afterwards.
-func WithRouterTimings() RouterOption {
+// WithTimings makes the router time the messages it forwards: how long
+// each waits in a worker's mailbox and how long its handler runs, reported
+// in RouterStats.Wait and RouterStats.Service. A message then costs two
+// clock reads, and no lock, no allocation and no write to a word another
+// goroutine writes; without it, one load of a flag when a message is
+// routed and one test of a length when a worker takes it.
+func WithTimings() RouterOption {
 	return func(c *routerConfig) error { c.timings = true; return nil }
 }
 
-// SetTimings switches the timing of forwarded messages on or off; Timings
-// reports what was recorded. It takes effect for the messages the router
-// accepts after it returns: a message is timed if the timings were on
-// when the router accepted it, and then both its wait and its service are
-// recorded when a worker handles it, even if the timings have gone off
-// meanwhile. Switching off keeps what was recorded, and switching on again
-// adds to it.
-//
-// Off, timing costs one load of a flag per routed message; on, two clock
-// reads per message (see Timings), without a lock of its own or an
-// allocation.
-func (r *Router) SetTimings(enabled bool) { r.timings.Store(enabled) }
-
-// Timings returns what the router has recorded, while its timings were on,
-// of the messages it forwarded: Wait is the time from the moment the
-// router accepted a message for a worker (the forward into the worker's
-// mailbox succeeded or was about to) to the moment a worker's handler
-// started it, and Service the time from that start to the handler's
-// return (or panic). The start is inferred, not read: it is the later of
-// the acceptance and the end of the same worker's previous message (read
-// only for the first message of a turn after a yield, or after something
-// untimed). So a message handed to an idle worker counts as not having
-// waited: the time it takes to schedule the worker (the engine's queue
-// when every engine worker is busy) counts as its service. Wait + Service
-// is exact. Only messages routed through the router's Ref count: not
-// Priority messages, nor messages told to a worker's own Ref.
-//
-// The totals are over every worker the router has had: the live ones,
-// and those removed by Resize or replaced after they stopped, whose
-// records are folded in when they stop. A message is counted in Wait
-// when its handler starts and in Service when it ends, so on a quiescent
-// router Wait.Count == Service.Count == the timed messages handled. While
-// messages are handled a snapshot is taken worker by worker and need not
-// add up exactly, as with Stats. Use pool.Histogram.Sub on two snapshots
-// for what happened between them.
-func (r *Router) Timings() Timings {
+// timingsTo fills st's Wait and Service with what the router's workers
+// recorded: the stopped workers' totals plus the live workers' records,
+// read worker by worker.
+func (r *Router) timingsTo(st *RouterStats) {
 	r.tmu.Lock()
 	defer r.tmu.Unlock()
-	t := r.tm.gone
+	st.Wait, st.Service = r.tm.wait, r.tm.service
 	for w := range r.tm.live {
-		w.wait.AddTo(&t.Wait)
-		w.service.AddTo(&t.Service)
+		w.wait.AddTo(&st.Wait)
+		w.service.AddTo(&st.Service)
 	}
-	return t
 }

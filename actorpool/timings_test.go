@@ -15,12 +15,11 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/actorpool"
-	"github.com/poolkit/poolkit/pool"
 )
 
-// histOf is the histogram of ds, built with pool's bounds.
-func histOf(ds ...time.Duration) pool.Histogram {
-	var h pool.Histogram
+// histOf is the histogram of ds.
+func histOf(ds ...time.Duration) actorpool.Histogram {
+	var h actorpool.Histogram
 	for _, d := range ds {
 		i := 0
 		for d >= h.Bound(i) {
@@ -31,6 +30,14 @@ func histOf(ds ...time.Duration) pool.Histogram {
 		h.Sum += d
 	}
 	return h
+}
+
+// timings is a router's Wait and Service, as its Stats reports them.
+type timings struct{ Wait, Service actorpool.Histogram }
+
+func timingsOf(r *actorpool.Router) timings {
+	st := r.Stats()
+	return timings{st.Wait, st.Service}
 }
 
 // settle lets every handler of a bubble run to its end: fake time passes
@@ -84,7 +91,7 @@ func TestRouterTimingsFakeTime(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := newSystem(t, actorpool.WithWorkers(2), actorpool.WithBudget(budget))
 				var handled atomic.Int64
-				r, err := actorpool.NewRouter(s, 1, sleeper(&handled), actorpool.WithRouterTimings())
+				r, err := actorpool.NewRouter(s, 1, sleeper(&handled), actorpool.WithTimings())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,16 +100,16 @@ func TestRouterTimingsFakeTime(t *testing.T) {
 					tell(t, r.Ref(), d)
 				}
 				settle()
-				got := r.Timings()
-				want := actorpool.Timings{Wait: histOf(0, 1*ms, 3*ms, 7*ms), Service: histOf(1*ms, 2*ms, 4*ms, 8*ms)}
+				got := timingsOf(r)
+				want := timings{Wait: histOf(0, 1*ms, 3*ms, 7*ms), Service: histOf(1*ms, 2*ms, 4*ms, 8*ms)}
 				if got != want {
-					t.Errorf("Timings = %+v,\nwant %+v", got, want)
+					t.Errorf("timings = %+v,\nwant %+v", got, want)
 				}
 
 				tell(t, r.Ref(), 16*ms) // to an idle worker
 				settle()
-				idle := r.Timings()
-				if d := (actorpool.Timings{Wait: idle.Wait.Sub(got.Wait), Service: idle.Service.Sub(got.Service)}); d != (actorpool.Timings{Wait: histOf(0), Service: histOf(16 * ms)}) {
+				idle := timingsOf(r)
+				if d := (timings{Wait: idle.Wait.Sub(got.Wait), Service: idle.Service.Sub(got.Service)}); d != (timings{Wait: histOf(0), Service: histOf(16 * ms)}) {
 					t.Errorf("a message to an idle worker: %+v, want no wait and 16ms of service", d)
 				}
 				if handled.Load() != 5 {
@@ -121,12 +128,12 @@ func TestRouterTimingsFakeTime(t *testing.T) {
 // both cases the second routed message waited 6 ms and ran 1 ms.
 func TestRouterTimingsWhereStartIsRead(t *testing.T) {
 	const ms = time.Millisecond
-	want := actorpool.Timings{Wait: histOf(0, 6*ms), Service: histOf(1*ms, 1*ms)}
+	want := timings{Wait: histOf(0, 6*ms), Service: histOf(1*ms, 1*ms)}
 	t.Run("yield", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := newSystem(t, actorpool.WithWorkers(1), actorpool.WithBudget(1))
 			var handled atomic.Int64
-			r, err := actorpool.NewRouter(s, 1, sleeper(&handled), actorpool.WithRouterTimings())
+			r, err := actorpool.NewRouter(s, 1, sleeper(&handled), actorpool.WithTimings())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,8 +143,8 @@ func TestRouterTimingsWhereStartIsRead(t *testing.T) {
 			tell(t, r.Ref(), 1*ms)
 			tell(t, other, 5*ms) // runs between the worker's two turns
 			settle()
-			if got := r.Timings(); got != want {
-				t.Errorf("Timings = %+v,\nwant %+v", got, want)
+			if got := timingsOf(r); got != want {
+				t.Errorf("timings = %+v,\nwant %+v", got, want)
 			}
 		})
 	})
@@ -145,7 +152,7 @@ func TestRouterTimingsWhereStartIsRead(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := newSystem(t, actorpool.WithWorkers(2))
 			var handled atomic.Int64
-			r, err := actorpool.NewRouter(s, 1, sleeper(&handled), actorpool.WithRouterTimings())
+			r, err := actorpool.NewRouter(s, 1, sleeper(&handled), actorpool.WithTimings())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,8 +161,8 @@ func TestRouterTimingsWhereStartIsRead(t *testing.T) {
 			tell(t, r.Workers()[0], 5*ms)
 			tell(t, r.Ref(), 1*ms)
 			settle()
-			if got := r.Timings(); got != want {
-				t.Errorf("Timings = %+v,\nwant %+v", got, want)
+			if got := timingsOf(r); got != want {
+				t.Errorf("timings = %+v,\nwant %+v", got, want)
 			}
 			if handled.Load() != 3 {
 				t.Errorf("handled %d of 3", handled.Load())
@@ -174,7 +181,7 @@ func TestRouterTimingsCounts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newSystem(t, actorpool.WithWorkers(2))
 		var handled, handledB atomic.Int64
-		r, err := actorpool.NewRouter(s, 3, sleeper(&handled), actorpool.WithRouterTimings(),
+		r, err := actorpool.NewRouter(s, 3, sleeper(&handled), actorpool.WithTimings(),
 			actorpool.WithRouterBehavior(func() actorpool.Behavior {
 				return actorpool.BehaviorFunc(func(*actorpool.Context, any) {})
 			}))
@@ -212,20 +219,20 @@ func TestRouterTimingsCounts(t *testing.T) {
 				handledB.Add(1)
 				_ = c.Forward(r.Ref())
 			})
-		}, actorpool.WithRouterTimings())
+		}, actorpool.WithTimings())
 		if err != nil {
 			t.Fatal(err)
 		}
 		settle()
 		const routed = senders*each + asks + 10
-		if got := r.Timings(); got.Wait.Count != routed || got.Service.Count != routed {
+		if got := timingsOf(r); got.Wait.Count != routed || got.Service.Count != routed {
 			t.Errorf("Wait.Count %d, Service.Count %d; want the %d messages routed", got.Wait.Count, got.Service.Count, routed)
 		}
 		if st := r.Stats(); st.Forwarded != routed {
 			t.Errorf("Forwarded = %d, want %d", st.Forwarded, routed)
 		}
 
-		r.SetTimings(false)
+		actorpool.SetTimings(r, false)
 		for i := range 8 {
 			tell(t, b.Ref(), i)
 		}
@@ -233,10 +240,10 @@ func TestRouterTimingsCounts(t *testing.T) {
 		if handledB.Load() != 8 {
 			t.Fatalf("b handled %d of 8", handledB.Load())
 		}
-		if got := b.Timings(); got.Wait.Count != 8 || got.Service.Count != 8 {
+		if got := timingsOf(b); got.Wait.Count != 8 || got.Service.Count != 8 {
 			t.Errorf("b's Timings count %d/%d, want 8", got.Wait.Count, got.Service.Count)
 		}
-		if got := r.Timings(); got.Wait.Count != routed || got.Service.Count != routed {
+		if got := timingsOf(r); got.Wait.Count != routed || got.Service.Count != routed {
 			t.Errorf("after forwards from a timed router to an untimed one, %d/%d timed, want still %d",
 				got.Wait.Count, got.Service.Count, routed)
 		}
@@ -246,8 +253,9 @@ func TestRouterTimingsCounts(t *testing.T) {
 	})
 }
 
-// TestRouterTimingsOff: RTR-7. A router without WithRouterTimings, or
-// switched off, records nothing, and its workers allocate no timings.
+// TestRouterTimingsOff: RTR-7. A router without WithTimings, or switched
+// off, records nothing, and its workers allocate no timings; Stats.Timed
+// says which.
 func TestRouterTimingsOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newSystem(t, actorpool.WithWorkers(2))
@@ -256,11 +264,11 @@ func TestRouterTimingsOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		switched, err := actorpool.NewRouter(s, 2, sleeper(&handled), actorpool.WithRouterTimings())
+		switched, err := actorpool.NewRouter(s, 2, sleeper(&handled), actorpool.WithTimings())
 		if err != nil {
 			t.Fatal(err)
 		}
-		switched.SetTimings(false)
+		actorpool.SetTimings(switched, false)
 		for range 10 {
 			tell(t, off.Ref(), time.Millisecond)
 			tell(t, switched.Ref(), time.Millisecond)
@@ -270,20 +278,27 @@ func TestRouterTimingsOff(t *testing.T) {
 			t.Fatalf("handled %d of 20", handled.Load())
 		}
 		for _, r := range []*actorpool.Router{off, switched} {
-			if got := r.Timings(); got != (actorpool.Timings{}) {
-				t.Errorf("Timings = %+v, want nothing", got)
+			if got := timingsOf(r); got != (timings{}) {
+				t.Errorf("timings = %+v, want nothing", got)
 			}
 			if n := actorpool.TimedWorkers(r); n != 0 {
 				t.Errorf("%d workers hold timings", n)
 			}
+			if r.Stats().Timed {
+				t.Error("Stats.Timed of a router whose timings are off")
+			}
+		}
+		actorpool.SetTimings(switched, true)
+		if !switched.Stats().Timed {
+			t.Error("Stats.Timed of a router whose timings are on")
 		}
 	})
 }
 
-// TestRouterTimingsSwitch: RTR-7. SetTimings at run time: a message is
-// timed if the timings were on when the router accepted it, even if they
-// are off when it is handled; off keeps what was recorded, on again adds
-// to it.
+// TestRouterTimingsSwitch: RTR-7. The flag switched at run time: a
+// message is timed if the timings were on when the router accepted it,
+// even if they are off when it is handled; off keeps what was recorded, on
+// again adds to it.
 func TestRouterTimingsSwitch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newSystem(t, actorpool.WithWorkers(2))
@@ -303,7 +318,7 @@ func TestRouterTimingsSwitch(t *testing.T) {
 		count := func(want uint64) {
 			t.Helper()
 			settle()
-			if got := r.Timings(); got.Wait.Count != want || got.Service.Count != want {
+			if got := timingsOf(r); got.Wait.Count != want || got.Service.Count != want {
 				t.Errorf("timed %d/%d, want %d", got.Wait.Count, got.Service.Count, want)
 			}
 		}
@@ -311,7 +326,7 @@ func TestRouterTimingsSwitch(t *testing.T) {
 			tell(t, r.Ref(), i)
 		}
 		count(0)
-		r.SetTimings(true)
+		actorpool.SetTimings(r, true)
 		for i := range 7 {
 			tell(t, r.Ref(), i)
 		}
@@ -322,13 +337,13 @@ func TestRouterTimingsSwitch(t *testing.T) {
 		tell(t, r.Ref(), 0)
 		tell(t, r.Ref(), 1)
 		synctest.Wait()
-		r.SetTimings(false)
+		actorpool.SetTimings(r, false)
 		for i := range 4 {
 			tell(t, r.Ref(), i)
 		}
 		close(release)
 		count(10)
-		r.SetTimings(true)
+		actorpool.SetTimings(r, true)
 		for i := range 3 {
 			tell(t, r.Ref(), i)
 		}
@@ -351,7 +366,7 @@ func TestRouterTimingsSurviveResizeAndReplacement(t *testing.T) {
 		const ms = time.Millisecond
 		s := newSystem(t, actorpool.WithWorkers(2), quietLogger())
 		var handled atomic.Int64
-		r, err := actorpool.NewRouter(s, 4, sleeper(&handled), actorpool.WithRouterTimings(),
+		r, err := actorpool.NewRouter(s, 4, sleeper(&handled), actorpool.WithTimings(),
 			actorpool.WithWorkerOptions(actorpool.WithSupervisor(actorpool.Supervisor{Directive: actorpool.Stop})))
 		if err != nil {
 			t.Fatal(err)
@@ -364,7 +379,7 @@ func TestRouterTimingsSurviveResizeAndReplacement(t *testing.T) {
 			t.Fatal(err)
 		}
 		settle()
-		got := r.Timings()
+		got := timingsOf(r)
 		if handled.Load() != 40 || got.Wait.Count != 40 || got.Service.Count != 40 || got.Service.Sum != 40*ms {
 			t.Errorf("after a shrink with queues: handled %d, timed %d/%d, service %v; want 40, 40/40, 40ms",
 				handled.Load(), got.Wait.Count, got.Service.Count, got.Service.Sum)
@@ -388,7 +403,7 @@ func TestRouterTimingsSurviveResizeAndReplacement(t *testing.T) {
 			tell(t, r.Ref(), ms)
 		}
 		settle()
-		got = r.Timings()
+		got = timingsOf(r)
 		if got.Wait.Count != 48 || got.Service.Count != 48 || got.Service.Sum != 51*ms {
 			t.Errorf("after 2 replacements and a Goexit: timed %d/%d, service %v; want 48/48, 51ms", got.Wait.Count, got.Service.Count, got.Service.Sum)
 		}
@@ -396,8 +411,8 @@ func TestRouterTimingsSurviveResizeAndReplacement(t *testing.T) {
 			t.Errorf("Stats = %+v, want 2 replacements, size 1", st)
 		}
 		shutdown(t, s)
-		if after := r.Timings(); after != got {
-			t.Errorf("after Shutdown Timings = %+v, want %+v", after, got)
+		if after := timingsOf(r); after != got {
+			t.Errorf("after Shutdown timings = %+v, want %+v", after, got)
 		}
 		if n := actorpool.TimedWorkers(r); n != 0 {
 			t.Errorf("%d workers hold timings after Shutdown", n)
@@ -424,15 +439,15 @@ func TestRouterTimingsNoAlloc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.SetTimings(on)
+		actorpool.SetTimings(r, on)
 		allocs := testing.AllocsPerRun(runs, func() { _ = r.Ref().Tell(1) })
 		if !raceEnabled && allocs != 0 {
 			t.Errorf("timings %v: %v allocations per message", on, allocs)
 		}
 		wait(t, done, "every message handled")
 		shutdown(t, s)
-		if want := map[bool]uint64{false: 0, true: runs + 1}[on]; r.Timings().Service.Count != want {
-			t.Errorf("timings %v: timed %d messages, want %d", on, r.Timings().Service.Count, want)
+		if want := map[bool]uint64{false: 0, true: runs + 1}[on]; timingsOf(r).Service.Count != want {
+			t.Errorf("timings %v: timed %d messages, want %d", on, timingsOf(r).Service.Count, want)
 		}
 	}
 }
@@ -456,7 +471,7 @@ func BenchmarkRouterTimings(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			r.SetTimings(on)
+			actorpool.SetTimings(r, on)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {

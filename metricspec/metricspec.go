@@ -57,11 +57,7 @@ type (
 	PoolSource       interface{ Stats() pool.Stats }
 	AutoscalerSource interface{ Stats() autoscale.Stats }
 	SystemSource     interface{ Stats() actorpool.Stats }
-	RouterSource     interface {
-		Stats() actorpool.RouterStats
-		Timings() actorpool.Timings
-		SetTimings(enabled bool)
-	}
+	RouterSource     interface{ Stats() actorpool.RouterStats }
 )
 
 // IsNil reports whether a source is nil or holds a nil pointer (or map,
@@ -221,13 +217,13 @@ func ReadSystem(sys SystemSource, emit Emit) {
 
 // ReadRouter reads r's metrics.
 func ReadRouter(r RouterSource, emit Emit) {
-	s, t := r.Stats(), r.Timings()
+	s := r.Stats()
 	emit(RouterWorkers, "", float64(s.Size), nil)
 	emit(RouterForwarded, "", float64(s.Forwarded), nil)
 	emit(RouterUnhandled, "", float64(s.Unhandled), nil)
 	emit(RouterRestarts, "", float64(s.Restarts), nil)
-	emit(RouterWait, "", 0, &t.Wait)
-	emit(RouterHandling, "", 0, &t.Service)
+	emit(RouterWait, "", 0, &s.Wait)
+	emit(RouterHandling, "", 0, &s.Service)
 }
 
 // BucketStep is how many of the histogram's buckets the exporters merge

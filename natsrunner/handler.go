@@ -3,10 +3,11 @@ package natsrunner
 import (
 	"context"
 	"errors"
-	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/poolkit/poolkit/pool"
 )
 
 // Handler processes one message. Its context is not cancelled when Run's
@@ -14,12 +15,6 @@ import (
 // the message; an error (or a panic) naks or terminates it. The handler
 // must not Ack, Nak or Term the message itself; it may call InProgress.
 type Handler func(ctx context.Context, msg jetstream.Msg) error
-
-// PanicError is the error a handler's panic is turned into; the message is
-// then treated as failed (Nak, or Term after the last attempt).
-type PanicError struct{ Value any }
-
-func (e *PanicError) Error() string { return fmt.Sprintf("natsrunner: handler panicked: %v", e.Value) }
 
 // process is the pool task for one message.
 func (r *Runner) process(hctx context.Context, e *entry) {
@@ -54,7 +49,10 @@ func (r *Runner) call(ctx context.Context, msg jetstream.Msg) (err error) {
 		r.handled.Add(1)
 		if v := recover(); v != nil {
 			r.panics.Add(1)
-			err = &PanicError{Value: v}
+			// A panic fails the message as an error does (Nak, or Term
+			// after the last attempt), reported in the type every poolkit
+			// runtime reports a panic in.
+			err = &pool.PanicError{Value: v, Stack: debug.Stack()}
 		} else if !returned {
 			r.panics.Add(1) // runtime.Goexit: process settles the message
 			err = errHandlerGoexit

@@ -8,7 +8,7 @@
 // # What it reports
 //
 // Nothing is recorded on the hot path: the sources keep their own
-// counters, gauges and histograms (Stats, Timings), and a Metrics reads
+// counters, gauges and histograms (Stats), and a Metrics reads
 // them when a reader collects. Gauges are Int64ObservableUpDownCounters
 // (a cumulative, non-monotonic sum; a Prometheus gauge), counters
 // Int64ObservableCounters (a monotonic sum; a Prometheus counter), all
@@ -60,13 +60,13 @@
 //
 // # Sources and their life
 //
-// WatchRouter switches the router's timings on, and they stay on; a pool's
-// timings are what it was built with (pool.WithTimings): the histograms
-// are the ones the source keeps, and its timings cost about two clock
-// reads per task or message. A source is read twice per collection, once
-// by the callback and once by the Producer, each time with its Stats (and
-// a router's Timings) methods; these take the source's locks
-// briefly and do not stop its tasks.
+// Watching a source changes nothing in it: a pool's or a router's
+// timings are what it was built with (pool.WithTimings,
+// actorpool.WithTimings), the histograms are the ones the source keeps,
+// and its timings cost about two clock reads per task or message. A
+// source is read twice per collection, once by the callback and once by
+// the Producer, each time with its Stats method, which takes the source's
+// locks briefly and does not stop its tasks.
 //
 // Unwatch stops reporting a name; Close stops everything and unregisters
 // the callback. The SDK reports an asynchronous instrument's series only

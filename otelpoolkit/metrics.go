@@ -218,15 +218,11 @@ func (m *Metrics) WatchSystem(name string, s SystemSource) error {
 	return m.add("system", name, s, func(e metricspec.Emit) { metricspec.ReadSystem(s, e) })
 }
 
-// WatchRouter reports r's metrics with the attribute router=name. It
-// switches r's timings on (r.SetTimings(true)), since the histograms are
-// the ones r keeps, and leaves them on afterwards.
+// WatchRouter reports r's metrics with the attribute router=name. The
+// histograms are the timings r keeps, recorded only by a router built
+// with actorpool.WithTimings; without it they stay empty.
 func (m *Metrics) WatchRouter(name string, r RouterSource) error {
-	if err := m.add("router", name, r, func(e metricspec.Emit) { metricspec.ReadRouter(r, e) }); err != nil {
-		return err
-	}
-	r.SetTimings(true)
-	return nil
+	return m.add("router", name, r, func(e metricspec.Emit) { metricspec.ReadRouter(r, e) })
 }
 
 // Unwatch stops reporting every source watched under name, whatever its

@@ -87,7 +87,7 @@ func TestPrometheusNames(t *testing.T) {
 	defer sys.Shutdown(context.Background())
 	r, err := actorpool.NewRouter(sys, 2, func() actorpool.Behavior {
 		return actorpool.BehaviorFunc(func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
-	})
+	}, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 	defer sys.Shutdown(context.Background())
 	r, err := actorpool.NewRouter(sys, 3, func() actorpool.Behavior {
 		return actorpool.BehaviorFunc(func(*actorpool.Context, any) {})
-	})
+	}, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package pool
 import (
 	"errors"
 
+	"github.com/poolkit/poolkit/internal/callback"
 	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
 )
@@ -38,7 +39,7 @@ var (
 	ErrInsideTask = engine.ErrInsideTask
 	// ErrGoexit is reported by a Future or a Group for a task that called
 	// runtime.Goexit instead of returning.
-	ErrGoexit = errors.New("pool: task called runtime.Goexit")
+	ErrGoexit = callback.ErrGoexit
 )
 
 // errNilPool is returned by SubmitResult and Group.Go for a nil *Pool.

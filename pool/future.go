@@ -2,9 +2,10 @@ package pool
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/poolkit/poolkit/internal/callback"
 )
 
 // Future is the pending result of a task submitted with SubmitResult or
@@ -24,13 +25,10 @@ type Future[T any] struct {
 }
 
 // PanicError is the error a Future or a Group reports for a task that
-// panicked. The panic still reaches the pool's panic handler.
-type PanicError struct {
-	Value any    // the value passed to panic
-	Stack []byte // the panicking goroutine's stack
-}
-
-func (e *PanicError) Error() string { return fmt.Sprintf("pool: task panicked: %v", e.Value) }
+// panicked: Value is the value passed to panic, Stack the panicking
+// goroutine's stack. The panic still reaches the pool's panic handler. It
+// is the type actorpool.PanicError is too.
+type PanicError = callback.PanicError
 
 // SubmitResult submits fn to p, as Submit does, and returns a Future
 // for its result. When the submission fails, the error is returned, fn

@@ -21,7 +21,7 @@ import (
 //
 // A key whose tasks wait enters the pool's queue as one task of the pool,
 // its turn, which runs the key's waiting tasks one after another, at most
-// WithBudget of them (16 by default). A key with more waiting then goes
+// WithBudget of them (DefaultBudget, 32, by default). A key with more waiting then goes
 // to the back of the pool's queue, behind the keys and tasks that waited
 // meanwhile: a key with a long backlog cannot starve the others, and a
 // slow task delays only the tasks of its own key. A key with no task
@@ -92,9 +92,10 @@ type Keyed[K comparable] struct {
 // errNilKeyed is returned by the methods of a nil *Keyed.
 var errNilKeyed = errors.New("pool: nil *Keyed")
 
-// defaultBudget is the tasks a key's turn runs, when WithBudget is not
-// given, before it lets the other keys' turns go first.
-const defaultBudget = 16
+// DefaultBudget is the tasks a key's turn runs, when WithBudget is not
+// given, before it lets the other keys' turns go first. It is actorpool's
+// DefaultBudget too, an actor's messages per turn (docs/vocabulary.md).
+const DefaultBudget = 32
 
 // NewKeyed returns a Keyed that runs its tasks on p. Its options are
 // WithBudget, the tasks of a key one turn runs; WithQueueSize, the most
@@ -111,7 +112,7 @@ func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 	if err != nil {
 		return nil, err
 	}
-	kd := &Keyed[K]{p: p, budget: defaultBudget, limit: c.queueSize, seed: maphash.MakeSeed()}
+	kd := &Keyed[K]{p: p, budget: DefaultBudget, limit: c.queueSize, seed: maphash.MakeSeed()}
 	if c.budget > 0 {
 		kd.budget = c.budget
 	}
@@ -125,7 +126,7 @@ func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 
 // WithBudget sets how many tasks of one key a turn runs before the key,
 // if it has more waiting, goes to the back of the pool's queue; the
-// default is 16. A smaller budget shares the workers more finely among
+// default is DefaultBudget, 32. A smaller budget shares the workers more finely among
 // keys with backlogs, at the cost of a pass through the pool's queue
 // every n tasks. n below 1 is an error.
 func WithBudget(n int) KeyedOption {

@@ -17,8 +17,8 @@ import (
 // The sources a Collector watches. poolkit's own types satisfy them:
 // *pool.Pool and *pool.FuncPool[T] are PoolSources, *autoscale.Controller
 // is an AutoscalerSource, *actorpool.System a SystemSource and
-// *actorpool.Router a RouterSource. A RouterSource has Stats, Timings and
-// SetTimings; the others have Stats only.
+// *actorpool.Router a RouterSource. Each has a Stats method, and nothing
+// else is asked of it.
 type (
 	PoolSource       = metricspec.PoolSource
 	AutoscalerSource = metricspec.AutoscalerSource
@@ -138,29 +138,21 @@ func (c *Collector) WatchSystem(name string, s SystemSource) error {
 // WatchRouter publishes r's metrics under the label router=name from the
 // next scrape on.
 //
-// It switches r's timings on (r.SetTimings(true)), since the mailbox wait
-// and handling histograms come from them: from then on every message
-// routed costs two reads of the monotonic clock, and no lock or
-// allocation (see actorpool.Router.SetTimings). Only the messages routed
-// after the call are timed. Unwatch leaves them on.
+// The mailbox wait and handling histograms are the router's timings,
+// recorded only by a router built with actorpool.WithTimings; without it
+// they stay empty.
 //
 // It returns an error matching ErrInvalid for an empty or non-UTF-8 name
 // or a nil r, and one matching ErrDuplicate when a router is already
 // watched under name; the collector and r are then unchanged.
 func (c *Collector) WatchRouter(name string, r RouterSource) error {
-	if err := c.watch(kindRouter, name, r, func(e metricspec.Emit) { metricspec.ReadRouter(r, e) }); err != nil {
-		return err
-	}
-	r.SetTimings(true)
-	return nil
+	return c.watch(kindRouter, name, r, func(e metricspec.Emit) { metricspec.ReadRouter(r, e) })
 }
 
 // Unwatch stops watching everything watched under name: the pool, the
 // autoscaler, the system and the router, whichever are watched. Their
 // series are gone from the next scrape on; a scrape under way may still
-// publish them. Timings switched on by WatchRouter stay on, since
-// something else may rely on them. Unwatching a
-// name not watched does nothing.
+// publish them. Unwatching a name not watched does nothing.
 func (c *Collector) Unwatch(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -213,8 +205,8 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 // then autoscalers, systems and routers, each kind in the order of the
 // names. The sources are read outside the collector's lock, so that a slow
 // Stats holds up neither Watch nor Unwatch. The values of one source are
-// as consistent as its Stats and Timings are: each is read field by field
-// while the source runs.
+// as consistent as its Stats are: each is read field by field while the
+// source runs.
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.mu.Lock()
 	var all [numKinds][]watched

@@ -130,39 +130,46 @@ func TestWatchErrors(t *testing.T) {
 	}
 }
 
-// TestWatchSwitchesTimingsOn checks that a watched pool and router time
-// what they run, and that Unwatch leaves the timings on.
-func TestWatchSwitchesTimingsOn(t *testing.T) {
+// TestWatchLeavesTimingsAsBuilt checks that watching a pool or a router
+// leaves its timings as its owner built it: an untimed one stays untimed,
+// a timed one times what it runs.
+func TestWatchLeavesTimingsAsBuilt(t *testing.T) {
 	p, err := pool.New(1) // untimed: watching must not switch its timings on
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = p.Shutdown(context.Background()) }()
 	sys := newSystem(t)
-	r, err := actorpool.NewRouter(sys, 1, echo)
+	untimed, err := actorpool.NewRouter(sys, 1, echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed, err := actorpool.NewRouter(sys, 1, echo, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := promcollector.New()
-	if err := c.WatchPool("p", p); err != nil {
-		t.Fatal(err)
+	for _, err := range []error{c.WatchPool("p", p), c.WatchRouter("untimed", untimed), c.WatchRouter("timed", timed)} {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := c.WatchRouter("r", r); err != nil {
-		t.Fatal(err)
-	}
-	c.Unwatch("p")
-	c.Unwatch("r")
 	if err := p.Submit(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Ref().Ask(t.Context(), "x"); err != nil {
-		t.Fatal(err)
+	for _, r := range []*actorpool.Router{untimed, timed} {
+		if _, err := r.Ref().Ask(t.Context(), "x"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	settle(t, "the pool's task to complete", func() bool { return p.Stats().Completed == 1 })
 	if n := p.Stats().Service.Count; n != 0 {
 		t.Errorf("a pool built without timings timed %d tasks once watched: watching must leave its timings as built", n)
 	}
-	settle(t, "the router's message to be timed", func() bool { return r.Timings().Service.Count == 1 })
+	settle(t, "the timed router's message to be timed", func() bool { return timed.Stats().Service.Count == 1 })
+	if st := untimed.Stats(); st.Timed || st.Service.Count != 0 {
+		t.Errorf("a router built without timings: Timed %v, timed %d messages once watched; watching must leave its timings as built", st.Timed, st.Service.Count)
+	}
 }
 
 // TestManyPools checks that pools watched under different names give
@@ -253,7 +260,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 		}
 	}
 	sys := newSystem(t, actorpool.WithWorkers(2))
-	r, err := actorpool.NewRouter(sys, 2, echo)
+	r, err := actorpool.NewRouter(sys, 2, echo, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}

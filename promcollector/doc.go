@@ -10,13 +10,12 @@
 // feeds it.
 //
 // Nothing is recorded between scrapes: every value is read from its source
-// when the registry collects (Stats; Timings for a router), and published
-// as a constant metric. A scrape costs a call of Stats (and of Timings for
-// a router) per watched thing, each taking its source's locks briefly; the
-// sources themselves pay nothing for being watched, except that the
-// timings of a watched router are switched on (see WatchRouter). A pool's
+// when the registry collects (Stats), and published as a constant metric.
+// A scrape costs a call of Stats per watched thing, each taking its
+// source's locks briefly; the sources themselves pay nothing for being
+// watched, and watching changes nothing in them. A pool's or a router's
 // histograms are its own timings, kept only by a pool built with
-// pool.WithTimings.
+// pool.WithTimings or a router built with actorpool.WithTimings.
 //
 // The collector registers itself nowhere. Register it on a registry of
 // your own, as library code should leave the global one alone:

@@ -291,7 +291,7 @@ func goldenActors(t *testing.T, c *promcollector.Collector) {
 		t.Fatal(err)
 	}
 
-	r, err := actorpool.NewRouter(sys, 3, echo)
+	r, err := actorpool.NewRouter(sys, 3, echo, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}

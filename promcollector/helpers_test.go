@@ -120,7 +120,7 @@ func watchAll(t testing.TB) *promcollector.Collector {
 	p := newPool(t, 2)
 	ctl := newController(t, p)
 	sys := newSystem(t, actorpool.WithWorkers(2))
-	r, err := actorpool.NewRouter(sys, 2, echo)
+	r, err := actorpool.NewRouter(sys, 2, echo, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func checkSum(t *testing.T, h *dto.Histogram) {
 // equal to what the pool recorded, and a sum the buckets allow.
 func TestHistogramPool(t *testing.T) {
 	const N = 120
-	p := newPool(t, 4) // no WithTimings: watching switches them on
+	p := newPool(t, 4) // timed: watching leaves a pool's timings as built
 	c := promcollector.New()
 	if err := c.WatchPool("h", p); err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestHistogramRouter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := actorpool.NewRouter(sys, 3, echo)
+	r, err := actorpool.NewRouter(sys, 3, echo, actorpool.WithTimings())
 	if err != nil {
 		t.Fatal(err)
 	}

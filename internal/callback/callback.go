@@ -2,7 +2,9 @@
 // cut short the caller: the loggers of pool, actorpool and autoscale,
 // which are called while the caller is restoring its own state (a
 // recovered panic being reported, a turn being put back), where an unwind
-// would leave that state half done.
+// would leave that state half done. It also names what a caller waiting on
+// such code gets when the code fails (PanicError, ErrGoexit), once for
+// every runtime of the module.
 package callback
 
 // Isolated runs f on a goroutine of its own and waits for it to end. A

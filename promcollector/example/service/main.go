@@ -72,7 +72,8 @@ func run(ctx context.Context, addr string, ready func(net.Addr)) (err error) {
 		defer cancel()
 		err = errors.Join(err, sys.Shutdown(sctx))
 	}()
-	r, err := actorpool.NewRouter(sys, 4, func() actorpool.Behavior { return &tally{} })
+	r, err := actorpool.NewRouter(sys, 4, func() actorpool.Behavior { return &tally{} },
+		actorpool.WithTimings()) // the mailbox wait and handling histograms
 	if err != nil {
 		return err
 	}
