@@ -1,6 +1,10 @@
 package actorpool
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/poolkit/poolkit/internal/fifo"
+)
 
 // envelope is a message with where it came from and where an answer goes.
 // Forwarding passes the envelope on unchanged, so the original sender and
@@ -152,42 +156,6 @@ func (m *mailbox) close() (out []envelope, ats []int64) {
 	return out, ats
 }
 
-// ring is a growable FIFO; its zero value is empty and allocates nothing,
-// so an idle actor that never got a message costs no buffer. Its length
-// is zero or a power of two, so that an index wraps with a mask.
-type ring[T any] struct {
-	buf        []T
-	head, size int
-}
-
-func (r *ring[T]) len() int { return r.size }
-
-func (r *ring[T]) push(v T) {
-	if r.size == len(r.buf) {
-		buf := make([]T, max(4, 2*len(r.buf)))
-		n := copy(buf, r.buf[r.head:])
-		copy(buf[n:], r.buf[:r.head])
-		r.buf, r.head = buf, 0
-	}
-	r.buf[(r.head+r.size)&(len(r.buf)-1)] = v
-	r.size++
-}
-
-func (r *ring[T]) pop() T {
-	var zero T
-	v := r.buf[r.head]
-	r.buf[r.head] = zero
-	r.head = (r.head + 1) & (len(r.buf) - 1)
-	r.size--
-	if r.size == 0 {
-		r.head = 0
-		if len(r.buf) > ringKeep {
-			r.buf = nil // a burst is over: give the big buffer back
-		}
-	}
-	return v
-}
-
 // ringKeep is the largest buffer an empty ring keeps (4 KB of envelopes),
 // and the most a mailbox's ring grows to before a backlog goes into
 // chunks: an actor that drains its mailbox now and then does not regrow
@@ -207,7 +175,7 @@ const ringKeep = 128
 // the chunks while there are any), so pop takes the ring first; the list
 // empties only after the ring has.
 type queue[T any] struct {
-	r          ring[T]
+	r          fifo.Ring[T]
 	head, tail *chunk[T]
 	n          int // entries in the chunks
 }
@@ -220,11 +188,11 @@ type chunk[T any] struct {
 	start, end int // the live entries are buf[start:end]
 }
 
-func (q *queue[T]) len() int { return q.r.len() + q.n }
+func (q *queue[T]) len() int { return q.r.Len() + q.n }
 
 func (q *queue[T]) push(v T) {
-	if q.n == 0 && (q.r.len() < len(q.r.buf) || len(q.r.buf) < ringKeep) {
-		q.r.push(v)
+	if q.n == 0 && (q.r.Len() < q.r.Cap() || q.r.Cap() < ringKeep) {
+		q.r.Push(v)
 		return
 	}
 	if q.tail == nil || q.tail.end == chunkLen {
@@ -242,8 +210,10 @@ func (q *queue[T]) push(v T) {
 }
 
 func (q *queue[T]) pop() T {
-	if q.r.len() > 0 {
-		return q.r.pop()
+	if q.r.Len() > 0 {
+		v := q.r.Pop()
+		q.r.Trim(ringKeep) // a burst is over: give the big buffer back
+		return v
 	}
 	c := q.head
 	v := c.buf[c.start]

@@ -41,7 +41,7 @@ func TestQueueFIFO(t *testing.T) {
 		}
 		model = model[1:]
 	}
-	if q.head != nil || q.tail != nil || len(q.r.buf) > ringKeep {
+	if q.head != nil || q.tail != nil || q.r.Cap() > ringKeep {
 		t.Errorf("an empty queue holds chunks or a big ring: %+v", q.r)
 	}
 }

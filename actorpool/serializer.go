@@ -3,6 +3,8 @@ package actorpool
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/poolkit/poolkit/internal/fifo"
 )
 
 // NewSerializer returns a serializer in front of service: an actor that
@@ -59,7 +61,7 @@ type Serializer struct {
 	// Touched only in the serializer's turns.
 	cur  *pending // the return proxy of the request in flight; nil when idle
 	cust envelope // the customer of the request in flight
-	buf  ring[envelope]
+	buf  fifo.Ring[envelope]
 
 	stale, busy, served atomic.Uint64
 }
@@ -99,18 +101,18 @@ func (s *Serializer) Receive(c *Context, msg any) {
 		s.cur = nil
 		s.answer(c, s.cust, r.v, r.err)
 		s.cust = envelope{}
-		for s.cur == nil && s.buf.len() > 0 {
-			s.start(c, s.buf.pop())
+		for s.cur == nil && s.buf.Len() > 0 {
+			s.start(c, s.popBuffered())
 		}
 		return
 	}
 	if s.cur != nil {
-		if s.limit > 0 && s.buf.len() >= s.limit {
+		if s.limit > 0 && s.buf.Len() >= s.limit {
 			s.busy.Add(1)
 			s.answer(c, c.env, nil, ErrBusy)
 			return
 		}
-		s.buf.push(c.env)
+		s.buf.Push(c.env)
 		return
 	}
 	s.start(c, c.env)
@@ -127,8 +129,8 @@ func (s *Serializer) PostStop(c *Context) {
 		s.answer(c, s.cust, nil, ErrStopped)
 		s.cust = envelope{}
 	}
-	for s.buf.len() > 0 {
-		s.answer(c, s.buf.pop(), nil, ErrStopped)
+	for s.buf.Len() > 0 {
+		s.answer(c, s.popBuffered(), nil, ErrStopped)
 	}
 }
 
@@ -170,4 +172,12 @@ type SerializerStats struct {
 // Stats returns the serializer's counters.
 func (s *Serializer) Stats() SerializerStats {
 	return SerializerStats{Answered: s.served.Load(), Busy: s.busy.Load(), Stale: s.stale.Load()}
+}
+
+// popBuffered takes the oldest buffered request; an emptied buffer longer
+// than ringKeep is given back.
+func (s *Serializer) popBuffered() envelope {
+	e := s.buf.Pop()
+	s.buf.Trim(ringKeep)
+	return e
 }
