@@ -5,6 +5,7 @@ package pool_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -92,6 +93,7 @@ func TestBreakKeyTurnBeforeShutdownNow(t *testing.T) {
 	paused, resume := pauseAt(t, "key-turn")
 	var ran []int
 	shut := make(chan struct{})
+	var calling atomic.Bool // the test calls the handed-back function
 	for i := range 3 {
 		if err := kd.Submit(bg, "k", func() {
 			select {
@@ -99,12 +101,17 @@ func TestBreakKeyTurnBeforeShutdownNow(t *testing.T) {
 			default:
 				t.Errorf("task %d started in the pool, not handed back by ShutdownNow", i)
 			}
+			if !calling.Load() {
+				t.Errorf("task %d ran on the pool's worker after ShutdownNow, not in the function it handed back", i)
+			}
 			ran = append(ran, i)
 		}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	shutdownNowWhileHeld(t, p, paused, resume, shut, "the key")()
+	back := shutdownNowWhileHeld(t, p, paused, resume, shut, "the key")
+	calling.Store(true)
+	back()
 	if len(ran) != 3 || ran[0] != 0 || ran[2] != 2 {
 		t.Errorf("the handed-back function ran %v, want [0 1 2]", ran)
 	}
