@@ -168,7 +168,9 @@ func BenchmarkConsume(b *testing.B) {
 			var wg sync.WaitGroup
 			cc, err := cons.Consume(func(m jetstream.Msg) {
 				clock.receive(m)
-				wg.Go(func() {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
 					sem <- struct{}{}
 					defer func() { <-sem }()
 					clock.start(m)
@@ -176,7 +178,7 @@ func BenchmarkConsume(b *testing.B) {
 					if m.Ack() == nil {
 						clock.ack()
 					}
-				})
+				}()
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -7,7 +7,7 @@ func (r *Runner) ackWait() time.Duration {
 	if r.cfg.ackWait > 0 {
 		return r.cfg.ackWait
 	}
-	if info := r.cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+	if info := r.cachedInfo(); info != nil && info.Config.AckWait > 0 {
 		return info.Config.AckWait
 	}
 	return DefaultAckWait

@@ -47,6 +47,13 @@ type Runner struct {
 	fetched, acked, naked, termed, failed, panics, malformed,
 	settleErrors, progress, fetchErrors, handled atomic.Uint64
 	handlerNanos atomic.Int64
+
+	// info is the consumer's info as the runner last read it (New's
+	// CachedInfo, then each Info answer), and infoMu serializes the Info
+	// requests: before nats.go v1.55.0 a pull consumer's Info writes the
+	// info that CachedInfo reads without synchronization.
+	infoMu sync.Mutex
+	info   atomic.Pointer[jetstream.ConsumerInfo]
 }
 
 // New returns a Runner that feeds messages from cons to handler through
@@ -72,22 +79,39 @@ func New(cons jetstream.Consumer, p *pool.Pool, handler Handler, opts ...Option)
 			return nil, err
 		}
 	}
-	return &Runner{
+	r := &Runner{
 		cons:     cons,
 		pool:     p,
 		handler:  handler,
 		cfg:      cfg,
 		finished: make(chan struct{}, 1),
 		inflight: make(map[*entry]struct{}),
-	}, nil
+	}
+	r.info.Store(cons.CachedInfo())
+	return r, nil
 }
+
+// consumerInfo asks the server for the consumer's info and keeps the
+// answer for cachedInfo.
+func (r *Runner) consumerInfo(ctx context.Context) (*jetstream.ConsumerInfo, error) {
+	r.infoMu.Lock()
+	defer r.infoMu.Unlock()
+	info, err := r.cons.Info(ctx)
+	if err == nil && info != nil {
+		r.info.Store(info)
+	}
+	return info, err
+}
+
+// cachedInfo is the consumer's info as the runner last read it, or nil.
+func (r *Runner) cachedInfo() *jetstream.ConsumerInfo { return r.info.Load() }
 
 // Backlog is the number of messages the consumer has yet to deliver
 // (NumPending from a fresh consumer info request). It does not count
 // messages delivered and not yet acknowledged (NumAckPending), whether
 // they are in this runner, another replica or awaiting redelivery.
 func (r *Runner) Backlog(ctx context.Context) (uint64, error) {
-	info, err := r.cons.Info(ctx)
+	info, err := r.consumerInfo(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("natsrunner: consumer info: %w", err)
 	}
@@ -115,7 +139,11 @@ func (r *Runner) Run(ctx context.Context) error {
 	defer hcancel()
 	stopTicker := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Go(func() { r.keepAlive(stopTicker) })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.keepAlive(stopTicker)
+	}()
 
 	err := r.loop(ctx, hctx)
 	r.drain(hcancel)
@@ -187,7 +215,7 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 // refusing a pull that exceeds them.
 func (r *Runner) pullLimits() (batch int, wait time.Duration) {
 	batch, wait = r.cfg.maxBatch, r.cfg.fetchMaxWait
-	if info := r.cons.CachedInfo(); info != nil {
+	if info := r.cachedInfo(); info != nil {
 		if n := info.Config.MaxRequestBatch; n > 0 {
 			batch = min(batch, n)
 		}
@@ -202,12 +230,12 @@ func (r *Runner) pullLimits() (batch int, wait time.Duration) {
 
 // checkConsumer asks the server for the consumer's info after a failed
 // pull: it returns the error when the consumer no longer exists, and nil
-// otherwise (the info refreshes CachedInfo, and so pullLimits; a server
+// otherwise (the info refreshes cachedInfo, and so pullLimits; a server
 // that does not answer is a transient failure, retried).
 func (r *Runner) checkConsumer(ctx context.Context) error {
 	ictx, cancel := context.WithTimeout(ctx, r.cfg.fetchMaxWait)
 	defer cancel()
-	_, err := r.cons.Info(ictx)
+	_, err := r.consumerInfo(ictx)
 	if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrConsumerDeleted) {
 		return err
 	}

@@ -286,7 +286,11 @@ func TestShutdownDrainsFinishingHandlers(t *testing.T) {
 	waitFor(t, 10*time.Second, "handlers started", func() bool { return started.Load() == size })
 	var wg sync.WaitGroup
 	var runErr error
-	wg.Go(func() { runErr = stop() })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runErr = stop()
+	}()
 	// Whether or not Run has seen the cancellation yet, it must not
 	// return before these handlers, and must ack their messages.
 	close(release)

@@ -223,8 +223,15 @@ func TestScrapeUnderLoad(t *testing.T) {
 	var stop atomic.Bool
 	var submitted atomic.Uint64
 	var wg sync.WaitGroup
+	spawn := func(f func()) { // WaitGroup.Go, which needs Go 1.25
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
 	for range 4 {
-		wg.Go(func() {
+		spawn(func() {
 			for i := 0; !stop.Load(); i++ {
 				if p.Submit(context.Background(), func() {}) == nil {
 					submitted.Add(1)
@@ -236,7 +243,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 		})
 	}
 	// Sources come and go meanwhile.
-	wg.Go(func() {
+	spawn(func() {
 		for !stop.Load() {
 			q, _ := pool.New(1, pool.WithTimings())
 			if err := m.WatchPool("churn", q); err != nil {
@@ -249,7 +256,7 @@ func TestScrapeUnderLoad(t *testing.T) {
 			}
 		}
 	})
-	wg.Go(func() {
+	spawn(func() {
 		for !stop.Load() {
 			var rm metricdata.ResourceMetrics
 			if err := manual.Collect(context.Background(), &rm); err != nil {

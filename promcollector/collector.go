@@ -217,8 +217,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.mu.Unlock()
 	for _, ws := range all {
 		for _, w := range ws {
+			name := w.name
 			w.read(func(m *metricspec.Metric, label string, v float64, h *pool.Histogram) {
-				ch <- c.metric(m, w.name, label, v, h)
+				ch <- c.metric(m, name, label, v, h)
 			})
 		}
 	}

@@ -131,13 +131,13 @@ func watchAll(t testing.TB) *promcollector.Collector {
 			t.Fatal(err)
 		}
 	}
-	for range 10 {
+	for i := 0; i < 10; i++ {
 		if err := p.Submit(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ctl.Tick()
-	for i := range 10 {
+	for i := 0; i < 10; i++ {
 		if _, err := r.Ref().Ask(context.Background(), i); err != nil {
 			t.Fatal(err)
 		}

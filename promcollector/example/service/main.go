@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"math/rand/v2"
+	"math/rand"
 	"net"
 	"net/http"
 	"os"
@@ -105,13 +105,15 @@ func run(ctx context.Context, addr string, ready func(net.Addr)) (err error) {
 	defer cancel()
 	var wg sync.WaitGroup
 	var ctlErr error
-	wg.Go(func() {
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
 		if err := ctl.Run(ctx); !errors.Is(err, context.Canceled) {
 			ctlErr = err
 		}
-	})
-	wg.Go(func() { submitLoad(ctx, p) })
-	wg.Go(func() { tellLoad(ctx, r) })
+	}()
+	go func() { defer wg.Done(); submitLoad(ctx, p) }()
+	go func() { defer wg.Done(); tellLoad(ctx, r) }()
 
 	select {
 	case <-ctx.Done():
@@ -155,7 +157,7 @@ func submitLoad(ctx context.Context, p *pool.Pool) {
 		}
 		owed += load(time.Since(start)) * step.Seconds()
 		for ; owed >= 1; owed-- {
-			d := time.Duration(2+rand.IntN(7)) * time.Millisecond
+			d := time.Duration(2+rand.Intn(7)) * time.Millisecond
 			// Blocks while the pool is saturated, which is the pressure
 			// the autoscaler answers; an error is a done ctx.
 			if err := p.Submit(ctx, func() { time.Sleep(d) }); err != nil {
@@ -176,7 +178,7 @@ func tellLoad(ctx context.Context, r *actorpool.Router) {
 			return
 		case <-t.C:
 		}
-		for j := range 1 + rand.IntN(4) {
+		for j, n := 0, 1+rand.Intn(4); j < n; j++ {
 			_ = r.Ref().Tell(event(i*4 + j))
 		}
 		if i%100 == 0 {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -10,7 +12,6 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"go.uber.org/goleak"
 )
 
@@ -101,10 +102,17 @@ func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %s", url, resp.Status)
 	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	mfs, err := p.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		t.Fatal(err)
+	// A Decoder, not a TextParser: a TextParser's zero value is usable
+	// before prometheus/common v0.66 and NewTextParser only from then on.
+	dec := expfmt.NewDecoder(resp.Body, expfmt.ResponseFormat(resp.Header))
+	mfs := map[string]*dto.MetricFamily{}
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
+			return mfs
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		mfs[mf.GetName()] = mf
 	}
-	return mfs
 }
