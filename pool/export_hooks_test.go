@@ -10,7 +10,5 @@ type InterleavingConfig = engine.InterleavingConfig
 var (
 	DefaultInterleaving = engine.DefaultInterleaving
 	Interleave          = engine.Interleave
-	InterleavingSteps   = engine.InterleavingSteps
-	RecentSteps         = engine.RecentSteps
 	BreakOnce           = engine.BreakOnce
 )

@@ -23,8 +23,3 @@ func startInterleaving(w io.Writer) (stop func()) {
 	fmt.Fprintf(w, "pool: interleaving seed %d (run again with -pool.seed=%d)\n", seed, seed)
 	return pool.Interleave(pool.DefaultInterleaving(seed))
 }
-
-// recentSteps is the trace of the last protocol steps, for a stuck test's
-// report: once a pool is stuck no step is taken, so the trace ends with the
-// steps that led there.
-func recentSteps() string { return "last steps: " + pool.RecentSteps() }

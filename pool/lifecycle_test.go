@@ -304,33 +304,6 @@ func TestCloseIdempotentAndFromTask(t *testing.T) {
 	})
 }
 
-// TestReopen: a released pool reopens with its capacity, after its old
-// workers have exited, and runs tasks again.
-func TestReopen(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 3)
-		pool.Reopen(p) // open: no-op
-		if err := p.Resize(2); err != nil {
-			t.Fatal(err)
-		}
-		p.Close()
-		pool.Reopen(p)
-		if p.Stats().Closed {
-			t.Fatal("Stats().Closed = true after Reopen")
-		}
-		tr := newTracker()
-		for i := range 5 {
-			if err := p.Submit(bg, tr.task(i, nil)); err != nil {
-				t.Fatalf("Submit after Reopen = %v", err)
-			}
-		}
-		synctest.Wait()
-		if tr.total() != 5 || p.Cap() != 2 {
-			t.Errorf("after Reopen: ran %d, Cap %d; want 5, 2", tr.total(), p.Cap())
-		}
-	})
-}
-
 // TestIdleExpiry: idle workers exit after the expiry duration, not before;
 // WithIdleTimeout(0) keeps them; WithMinWorkers keeps that many.
 func TestIdleExpiry(t *testing.T) {
@@ -409,47 +382,6 @@ func TestExpiryCountsFromTheLastPark(t *testing.T) {
 		if s := p.Stats(); s.Workers != 0 {
 			t.Errorf("at 1.601s, idle 1.001s: Workers %d, want 0", s.Workers)
 		}
-	})
-}
-
-// TestLifeDone checks that the life's done channel releases the pool and returns a
-// channel that closes when the tasks of the closed life have finished, and
-// that a Reopen meanwhile is neither undone nor waited for.
-func TestLifeDone(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p, err := pool.New(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hold := make(chan struct{})
-		if err := p.Submit(bg, func() { <-hold }); err != nil {
-			t.Fatal(err)
-		}
-		done := pool.CloseDone(p)
-		if !p.Stats().Closed {
-			t.Fatal("the life's done channel did not release the pool")
-		}
-		synctest.Wait()
-		select {
-		case <-done:
-			t.Fatal("the channel closed while a task of its life runs")
-		default:
-		}
-		rebooted := make(chan struct{})
-		go func() { pool.Reopen(p); close(rebooted) }()
-		close(hold)
-		<-done
-		<-rebooted
-		if p.Stats().Closed {
-			t.Error("the pool is closed after the Reopen")
-		}
-		if err := p.Submit(bg, func() {}); err != nil {
-			t.Errorf("Submit after the Reopen: %v", err)
-		}
-		p.Close()
-		<-pool.CloseDone(p) // a second call waits for the same, ended, life
-		var zero pool.Pool
-		<-pool.CloseDone(&zero)
 	})
 }
 

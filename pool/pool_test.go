@@ -83,8 +83,6 @@ func TestZeroValuePool(t *testing.T) {
 	if err := shutdownWithin(&p, time.Second); err != nil {
 		t.Errorf("Shutdown on zero Pool = %v, want nil", err)
 	}
-	pool.Reopen(&p)
-	pool.SetTimings(&p, true)
 	if s := p.Stats(); p.Cap() != 0 || s != (pool.Stats{Closed: true}) || p.ShutdownNow() != nil {
 		t.Errorf("zero Pool: Cap %d, Stats %+v; want 0 and nothing but Closed", p.Cap(), s)
 	}

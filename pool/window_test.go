@@ -16,21 +16,12 @@ import (
 	"github.com/poolkit/poolkit/pool"
 )
 
-// The tests in this file drive, through the public API only, the protocol
-// windows where an engine breaks: a worker between two tasks, a spinner
-// that finds work or gives up, a Reopen between a close and its wait. Each
-// repeats its scenario, because the window is hit only when the goroutines
-// meet in it; under the poolkit_hooks build tag the engine yields at every
-// protocol step and the windows are hit far more often (hooks_test.go).
-
-// windowTries is how many times each scenario is repeated. A bound, not a
-// wait: every try of a correct pool ends in microseconds.
-func windowTries(short, long int) int {
-	if testing.Short() {
-		return short
-	}
-	return long
-}
+// The tests in this file drive, through the public API only, the engine's
+// protocol windows as a pool's user meets them: a blocked submitter and a
+// worker's take, a shrink beside idle workers or blocked submitters, a
+// worker freed with submitters waiting. The engine's own tests of its
+// windows, which repeat a scenario until the goroutines meet in it or hold
+// it open with a breakpoint, are beside the engine (internal/engine).
 
 // failBound is how long a try may take before the pool is declared stuck.
 // Only a pool with a lost wake-up or a hang ever reaches it.
@@ -52,166 +43,6 @@ func within(f func()) bool {
 	case <-t.C:
 		return false
 	}
-}
-
-// TestShrinkBetweenTasks: capacity 2; A runs and holds; B runs and returns,
-// leaving its worker between tasks (looking for more work, still holding
-// its slot); Resize(1) returns; then C is submitted. C must not start
-// while A runs: after the shrink, A alone fills the capacity.
-func TestShrinkBetweenTasks(t *testing.T) {
-	for try := range windowTries(200, 2000) {
-		p, err := pool.New(2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var aRunning atomic.Bool
-		aRunning.Store(true)
-		releaseA := make(chan struct{})
-		bDone := make(chan struct{})
-		cStarted := make(chan bool, 1)
-		mustSubmit(t, p, func() {
-			<-releaseA
-			aRunning.Store(false)
-		})
-		mustSubmit(t, p, func() { close(bDone) })
-		<-bDone
-		if err := p.Resize(1); err != nil {
-			t.Fatal(err)
-		}
-		mustSubmit(t, p, func() { cStarted <- aRunning.Load() })
-		// Give a misbehaving worker the chance to start C beside A.
-		for range 64 {
-			if len(cStarted) > 0 {
-				break
-			}
-			runtime.Gosched()
-		}
-		close(releaseA)
-		var sawA bool
-		if !within(func() { sawA = <-cStarted }) {
-			t.Fatalf("try %d: C never started after A returned", try)
-		}
-		if sawA {
-			p.Close()
-			t.Fatalf("try %d: C started while A ran, after Resize(1) returned", try)
-		}
-		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: Shutdown = %v", try, err)
-		}
-	}
-}
-
-// TestNoTaskWaitsBesideAFreeSlot: capacity 2; a short task runs and ends;
-// then X and Y are submitted back to back, and X waits for Y. With a slot
-// free, Y must start; a lost wake-up leaves it queued for good, with
-// Running()=1, Waiting()=1, Free()=1.
-func TestNoTaskWaitsBesideAFreeSlot(t *testing.T) {
-	for try := range windowTries(200, 2000) {
-		p, err := pool.New(2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		first := make(chan struct{})
-		mustSubmit(t, p, func() { close(first) })
-		<-first
-		xDone := submitXWaitingForY(t, p)
-		mustFinish(t, p, xDone, fmt.Sprintf("try %d: Y never started", try))
-		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: Shutdown = %v", try, err)
-		}
-	}
-}
-
-// TestShutdownNowRacingReopen: an abandoning close and a Reopen at the same
-// time both return, whichever wins.
-func TestShutdownNowRacingReopen(t *testing.T) {
-	for try := range windowTries(500, 3000) {
-		p, err := pool.New(2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if try%2 == 1 {
-			mustSubmit(t, p, func() {})
-		}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			pool.Reopen(p)
-		}()
-		if !within(func() { p.ShutdownNow() }) {
-			t.Fatalf("try %d: ShutdownNow racing Reopen did not return (IsClosed()=%v)", try, p.Stats().Closed)
-		}
-		<-done
-		p.Close()
-		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: Shutdown = %v", try, err)
-		}
-	}
-}
-
-// TestShutdownRacingReopen: a bounded close racing a Reopen waits for
-// the life it closed, which has no task: it returns nil at once, never
-// ErrTimeout.
-func TestShutdownRacingReopen(t *testing.T) {
-	for try := range windowTries(500, 3000) {
-		p, err := pool.New(2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			pool.Reopen(p)
-		}()
-		err = shutdownWithin(p, failBound)
-		<-done
-		if err != nil {
-			t.Fatalf("try %d: Shutdown racing Reopen on an idle pool = %v (Running()=%d)", try, err, p.Stats().Running)
-		}
-		if err := shutdownWithin(p, failBound); err != nil {
-			t.Fatalf("try %d: final Shutdown = %v", try, err)
-		}
-	}
-}
-
-// TestReopenFromTask: a task that releases its own pool and reboots it
-// cannot wait for itself. Reopen returns at once, and the pool reopens as
-// soon as the task has returned.
-func TestReopenFromTask(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 2)
-		returned := make(chan struct{})
-		mustSubmit(t, p, func() {
-			p.Close()
-			pool.Reopen(p)
-			close(returned)
-		})
-		<-returned
-		synctest.Wait()
-		if p.Stats().Closed {
-			t.Fatal("IsClosed() = true once the task that called Reopen has returned")
-		}
-		ran := make(chan struct{})
-		mustSubmit(t, p, func() { close(ran) })
-		<-ran
-	})
-}
-
-// TestReopenThenCloseFromTask: a Close after a Reopen that has not yet
-// taken effect wins: the pool stays closed.
-func TestReopenThenCloseFromTask(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 2)
-		mustSubmit(t, p, func() {
-			p.Close()
-			pool.Reopen(p)
-			p.Close()
-		})
-		synctest.Wait()
-		if !p.Stats().Closed {
-			t.Fatal("IsClosed() = false after Close, Reopen, Close from a task")
-		}
-	})
 }
 
 // TestShutdownDoneContext: a timeout of zero or less does not wait: nil when
@@ -243,67 +74,10 @@ func TestShutdownDoneContext(t *testing.T) {
 	})
 }
 
-// submitXWaitingForY submits X, which holds until Y has run, then Y, back
-// to back; the returned channel is closed when X ends.
-func submitXWaitingForY(t testing.TB, p *pool.Pool) <-chan struct{} {
-	t.Helper()
-	yRan := make(chan struct{})
-	xDone := make(chan struct{})
-	mustSubmit(t, p, func() {
-		<-yRan
-		close(xDone)
-	})
-	mustSubmit(t, p, func() { close(yRan) })
-	return xDone
-}
-
-// mustFinish waits for done, or fails the test with the pool's gauges once
-// failBound has passed; it then grows the pool by one, so that a task
-// stuck beside a free slot can run and the pool can close.
-func mustFinish(t testing.TB, p *pool.Pool, done <-chan struct{}, what string) {
-	t.Helper()
-	if within(func() { <-done }) {
-		return
-	}
-	running, waiting, free := p.Stats().Running, p.Stats().Waiting, free(p)
-	steps := recentSteps()
-	stacks := make([]byte, 1<<16)
-	stacks = stacks[:runtime.Stack(stacks, true)]
-	_ = p.Resize(p.Cap() + 1)
-	t.Fatalf("%s: Running()=%d Waiting()=%d Free()=%d\n%s\ngoroutines:\n%s", what, running, waiting, free, steps, stacks)
-}
-
 func mustSubmit(t testing.TB, p *pool.Pool, task func()) {
 	t.Helper()
 	if err := p.Submit(bg, task); err != nil {
 		t.Fatalf("Submit = %v", err)
-	}
-}
-
-// TestReopenWaitsThenOpens: a Reopen that has to wait for a running task
-// returns with the pool open: the end of the old life reopens the pool
-// before it lets the waiting Reopen go.
-func TestReopenWaitsThenOpens(t *testing.T) {
-	for range windowTries(20, 200) {
-		synctest.Test(t, func(t *testing.T) {
-			p := mustNew(t, 1)
-			hold := make(chan struct{})
-			mustSubmit(t, p, func() { <-hold })
-			p.Close()
-			openAfter := make(chan bool, 1)
-			go func() {
-				pool.Reopen(p)
-				// The gate first, read without the engine's lock (as ants'
-				// IsClosed reads it): Stats and Submit's slow path would
-				// wait for the critical section that reopens.
-				openAfter <- !pool.GateClosed(p) && !p.Stats().Closed && p.Submit(bg, func() {}) == nil
-			}()
-			synctest.Wait()
-			close(hold)
-			if !<-openAfter {
-				t.Fatal("Reopen returned with the pool still closed")
-			}
-		})
 	}
 }
 
@@ -345,21 +119,6 @@ func TestShrinkRetiresIdleWorkers(t *testing.T) {
 		synctest.Wait()
 		if s := p.Stats(); s.Workers > 1 {
 			t.Errorf("after Resize(1) of an idle pool: %d workers, want at most 1", s.Workers)
-		}
-	})
-}
-
-// TestReopenQueueWorks: a rebooted pool queues again.
-func TestReopenQueueWorks(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := mustNew(t, 1, pool.WithMaxWaiting(0))
-		p.Close()
-		pool.Reopen(p)
-		hold := make(chan struct{})
-		defer close(hold)
-		mustSubmit(t, p, func() { <-hold })
-		if err := p.Submit(bg, func() {}); err != nil {
-			t.Errorf("Submit to a rebooted pool with its one worker busy = %v, want it queued", err)
 		}
 	})
 }
