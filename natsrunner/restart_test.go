@@ -82,8 +82,11 @@ func TestServerRestartMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// No reconnect buffer: a pull sent during the outage fails at once
+	// instead of waiting in the client's buffer and expiring, so that the
+	// outage always shows as failed pulls that the runner retries.
 	nc, err := nats.Connect(ns.ClientURL(), nats.MaxReconnects(-1),
-		nats.ReconnectWait(20*time.Millisecond), nats.ReconnectJitter(0, 0))
+		nats.ReconnectWait(20*time.Millisecond), nats.ReconnectJitter(0, 0), nats.ReconnectBufSize(-1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,9 +129,8 @@ func TestServerRestartMidRun(t *testing.T) {
 	stopServer(cur)
 	mu.Unlock()
 	// Down long enough for several pulls to be tried, and until one has
-	// failed: the pull the outage cuts short fails, while one sent during
-	// it usually just expires (the client buffers its request), so a
-	// failure is counted a little after the stop, not at a fixed time.
+	// failed (a pull sent during the outage fails, with no reconnect
+	// buffer), counted a little after the stop, not at a fixed time.
 	time.Sleep(300 * time.Millisecond)
 	waitFor(t, 10*time.Second, "a failed pull counted during the outage", func() bool { return r.Stats().FetchErrors > 0 })
 	select {
