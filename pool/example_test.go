@@ -162,7 +162,7 @@ func ExamplePool_Shutdown() {
 	fmt.Println(p.Shutdown(context.Background()))
 	// Output:
 	// context deadline exceeded
-	// pool: closed
+	// poolkit: closed
 	// <nil>
 }
 

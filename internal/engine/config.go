@@ -42,17 +42,18 @@ func (c Config) blocksWithoutLimit() bool {
 	return !c.Nonblocking && c.MaxBlocking == 0 && !c.Unbounded
 }
 
-// The engine's errors. Package pool exports them under its own names; they
-// match the resize package's kinds, so that code driving several pools
-// matches one set.
+// The engine's errors. Packages pool and actorpool export ErrClosed and
+// ErrInsideTask as one value each (docs/vocabulary.md), hence the texts
+// that name neither; the kinds are the resize package's, so that code
+// driving several pools matches one set.
 var (
 	// ErrClosed: the engine is closed; the unit was not accepted.
-	ErrClosed error = &kindError{msg: "pool: closed", kind: resize.ErrClosed}
+	ErrClosed error = &kindError{msg: "poolkit: closed", kind: resize.ErrClosed}
 	// ErrOverload: the engine is saturated and the submitter may not wait.
 	ErrOverload error = &kindError{msg: "pool: overloaded", kind: resize.ErrOverload}
 	// ErrInsideTask: a wait for the engine's life to end, called from
 	// inside one of its units, which that life includes.
-	ErrInsideTask = errors.New("pool: cannot wait for a pool from inside a task")
+	ErrInsideTask = errors.New("poolkit: cannot wait from inside a task for the pool or system that runs it")
 )
 
 type kindError struct {
