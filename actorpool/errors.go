@@ -29,14 +29,16 @@ var (
 	// ErrNilSystem: a nil *System was given (NewRouter, NewSerializer), or
 	// a method was called on one.
 	ErrNilSystem = errors.New("actorpool: nil system")
-	// ErrNilContext: a nil context was given to a call that waits.
-	ErrNilContext = errors.New("actorpool: nil context")
+	// ErrNilContext: a nil context was given to a call that waits. It is
+	// pool.ErrNilContext, the same value.
+	ErrNilContext = engine.ErrNilContext
 	// ErrNilBehavior: Spawn or NewRouter was given a nil producer. A
 	// producer that returns nil fails the actor's start (reported with
 	// this error as its cause).
 	ErrNilBehavior = errors.New("actorpool: nil behavior")
-	// ErrInvalidOption: an option was nil or given an invalid value.
-	ErrInvalidOption = errors.New("actorpool: invalid option")
+	// ErrInvalidOption: an option was nil or given an invalid value. It is
+	// pool.ErrInvalidOption, the same value.
+	ErrInvalidOption = engine.ErrInvalidOption
 	// ErrInvalidSize: a size below 1; it is resize.ErrInvalidSize.
 	ErrInvalidSize = resize.ErrInvalidSize
 	// ErrGoexit: the answer to an Ask whose handler called runtime.Goexit

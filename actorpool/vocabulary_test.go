@@ -156,3 +156,38 @@ func TestVocabularyGoexit(t *testing.T) {
 		t.Errorf("Future of a task that called runtime.Goexit = %v, want an error matching actorpool.ErrGoexit", err)
 	}
 }
+
+// TestVocabularyBadInput: ACT-16. A nil option and a nil context are one
+// error each in both packages: each package's name matches what the other
+// returns.
+func TestVocabularyBadInput(t *testing.T) {
+	var nilCtx context.Context
+	_, poolOpt := pool.New(1, nil)
+	_, systemOpt := actorpool.New(nil)
+	_, keyedOnNil := pool.NewKeyed[int](nil)
+
+	p, err := pool.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s := newSystem(t, actorpool.WithWorkers(1))
+	r := spawn(t, s, func(c *actorpool.Context, msg any) { _ = c.Respond(msg) })
+	_, askCtx := r.Ask(nilCtx, 1)
+
+	for _, c := range []struct {
+		name      string
+		err       error
+		pool, act error
+	}{
+		{"pool.New with a nil option", poolOpt, pool.ErrInvalidOption, actorpool.ErrInvalidOption},
+		{"actorpool.New with a nil option", systemOpt, pool.ErrInvalidOption, actorpool.ErrInvalidOption},
+		{"pool.NewKeyed on a nil pool", keyedOnNil, pool.ErrInvalidOption, actorpool.ErrInvalidOption},
+		{"pool Submit with a nil context", p.Submit(nilCtx, func() {}), pool.ErrNilContext, actorpool.ErrNilContext},
+		{"Ask with a nil context", askCtx, pool.ErrNilContext, actorpool.ErrNilContext},
+	} {
+		if !errors.Is(c.err, c.pool) || !errors.Is(c.err, c.act) {
+			t.Errorf("%s = %v, want an error matching %v in both packages", c.name, c.err, c.pool)
+		}
+	}
+}

@@ -25,13 +25,16 @@ var (
 	// below 1 or above resize.MaxSize. It is resize.ErrInvalidSize.
 	ErrInvalidSize = resize.ErrInvalidSize
 	// ErrInvalidOption is matched by the error New and NewFunc return for
-	// a nil option or an option given an invalid value.
-	ErrInvalidOption = errors.New("pool: invalid option")
+	// a nil option or an option given an invalid value, and by the error
+	// NewKeyed and NewScheduler return for a nil pool. It is
+	// actorpool.ErrInvalidOption, the same value.
+	ErrInvalidOption = engine.ErrInvalidOption
 	// ErrNilTask is returned for a nil task or function.
 	ErrNilTask = errors.New("pool: nil task")
 	// ErrNilContext is returned for a nil context. A Shutdown given one
-	// still closes the pool.
-	ErrNilContext = errors.New("pool: nil context")
+	// still closes the pool. It is actorpool.ErrNilContext, the same
+	// value.
+	ErrNilContext = engine.ErrNilContext
 	// ErrInsideTask is returned by Shutdown called from inside a task of
 	// the same pool: a pool cannot finish while one of its tasks waits
 	// for it, so Shutdown closes the pool and returns at once. The pool

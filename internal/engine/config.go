@@ -42,9 +42,10 @@ func (c Config) blocksWithoutLimit() bool {
 	return !c.Nonblocking && c.MaxBlocking == 0 && !c.Unbounded
 }
 
-// The engine's errors. Packages pool and actorpool export ErrClosed and
-// ErrInsideTask as one value each (docs/vocabulary.md), hence the texts
-// that name neither; the kinds are the resize package's, so that code
+// The engine's errors, and the bad-input errors its front-ends share.
+// Packages pool and actorpool export ErrClosed, ErrInsideTask,
+// ErrInvalidOption and ErrNilContext as one value each
+// (docs/vocabulary.md), hence the texts that name neither; the kinds are the resize package's, so that code
 // driving several pools matches one set.
 var (
 	// ErrClosed: the engine is closed; the unit was not accepted.
@@ -54,6 +55,11 @@ var (
 	// ErrInsideTask: a wait for the engine's life to end, called from
 	// inside one of its units, which that life includes.
 	ErrInsideTask = errors.New("poolkit: cannot wait from inside a task for the pool or system that runs it")
+	// ErrInvalidOption: a nil option, an option given an invalid value, or
+	// a nil pool or system where one is built on it.
+	ErrInvalidOption = errors.New("poolkit: invalid option")
+	// ErrNilContext: a nil context given to a call that may wait.
+	ErrNilContext = errors.New("poolkit: nil context")
 )
 
 type kindError struct {
