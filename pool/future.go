@@ -56,20 +56,45 @@ func SubmitResult[T any](ctx context.Context, p *Pool, fn func() (T, error)) (*F
 		return nil, errNilPool
 	}
 	f := newFuture(p, fn)
-	if ctx == nil || ctx.Done() == nil { // a ctx that never ends: nothing to look at
-		if err := p.Submit(ctx, f.run); err != nil {
-			return nil, err
-		}
-		return f, nil
+	if ctx != nil && ctx.Done() != nil { // a ctx that never ends: nothing to look at
+		f.ctx = ctx
 	}
-	f.ctx = ctx
-	if err := p.Submit(ctx, f.startWatched); err != nil {
+	// The Future is itself the unit the engine queues (units.go): it
+	// costs no closure, and ShutdownNow hands it back in its place among
+	// the plain tasks.
+	if err := submit[unit](&p.e, ctx, f); err != nil {
 		return nil, err
 	}
-	if ctx.Err() != nil { // it ended while the pool accepted the task
+	if f.ctx != nil && ctx.Err() != nil { // it ended while the pool accepted the task
 		f.expire()
 	}
 	return f, nil
+}
+
+// futures is the layer of SubmitResult's tasks: their units are the
+// Futures themselves, run in queue order with the plain tasks and handed
+// back with them; what it keeps is their count for Stats.
+type futures struct {
+	// expired counts the tasks that expired (F1); stale those of them
+	// whose place in the queue no worker has passed yet, which Stats
+	// does not count as waiting.
+	expired atomic.Uint64
+	stale   atomic.Int64
+}
+
+func (fs *futures) addStats(s *Stats) {
+	s.Waiting = max(0, s.Waiting-int(fs.stale.Load()))
+	s.Expired += fs.expired.Load()
+}
+
+// run is the Future's unit: the task of a Future whose ctx can end first
+// looks at ctx (F1); the others run fn.
+func (f *Future[T]) run() {
+	if f.ctx != nil {
+		f.startWatched()
+		return
+	}
+	f.call()
 }
 
 // F1. A task of SubmitResult whose ctx can end is futureQueued until
@@ -97,18 +122,18 @@ const (
 func (f *Future[T]) startWatched() {
 	if f.ctx.Err() == nil && f.state.CompareAndSwap(futureQueued, futureStarted) {
 		f.unwatch()
-		f.run()
+		f.call()
 		return
 	}
 	f.expire() // nothing if it has expired already
-	f.p.stale.Add(-1)
+	f.p.futures.stale.Add(-1)
 }
 
 // expire gives up the task, whose ctx has ended, unless it has started.
 func (f *Future[T]) expire() {
 	if f.state.CompareAndSwap(futureQueued, futureExpired) {
-		f.p.stale.Add(1)
-		f.p.expired.Add(1)
+		f.p.futures.stale.Add(1)
+		f.p.futures.expired.Add(1)
 		f.fn = nil // the task never runs: nothing reads it again
 		f.finish(f.ctx.Err())
 		f.unwatch()
@@ -134,14 +159,14 @@ func (f *Future[T]) unwatch() {
 	}
 }
 
-// newFuture returns a Future for fn's result on p. Its task is f.run; a
+// newFuture returns a Future for fn's result on p. Its task is f.call; a
 // task that never runs fills it with finish.
 func newFuture[T any](p *Pool, fn func() (T, error)) *Future[T] {
 	return &Future[T]{p: p, done: make(chan struct{}), fn: fn}
 }
 
-// run runs fn and fills the Future with its outcome.
-func (f *Future[T]) run() {
+// call runs fn and fills the Future with its outcome.
+func (f *Future[T]) call() {
 	fn := f.fn
 	f.fn = nil // the Future may outlive the task by far: it does not keep fn's captures
 	guarded(func() (err error) {

@@ -5,6 +5,7 @@ package pool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -254,4 +255,37 @@ func underContention(t *testing.T, p *pool.Pool, submit func(ctx context.Context
 		}
 	}
 	return ranN, endedN, refusedN.Load()
+}
+
+// TestSubmitResultShutdownNowOrder: API-38 and KEY-7's order. The tasks
+// of SubmitResult come back from ShutdownNow in their places among the
+// plain tasks, oldest first, whether their context can end or not.
+func TestSubmitResultShutdownNowOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustNew(t, 1)
+		release := blocked(t, p)
+		defer release()
+		var order []string
+		ctx, cancel := context.WithCancel(bg)
+		defer cancel()
+		for i, c := range []context.Context{nil, bg, nil, ctx, nil} {
+			name := fmt.Sprint(i)
+			if c == nil {
+				if err := p.Submit(bg, func() { order = append(order, "task "+name) }); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if _, err := pool.SubmitResult(c, p, func() (int, error) { order = append(order, "future "+name); return i, nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, fn := range p.ShutdownNow() {
+			fn()
+		}
+		want := []string{"task 0", "future 1", "task 2", "future 3", "task 4"}
+		if fmt.Sprint(order) != fmt.Sprint(want) {
+			t.Errorf("ShutdownNow's functions ran %q, want %q", order, want)
+		}
+	})
 }

@@ -3,7 +3,6 @@ package pool
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/resize"
@@ -20,13 +19,9 @@ import (
 // next task. A task that calls runtime.Goexit ends its worker goroutine,
 // and a new one takes its place. Either way the pool keeps its capacity.
 type Pool struct {
-	e      engine.Engine[unit]
-	layers layers // its Keyed and Schedulers
-	// expired counts the tasks of SubmitResult that expired (F1); stale
-	// those of them whose place in the queue no worker has passed yet,
-	// which Stats does not count as waiting.
-	expired atomic.Uint64
-	stale   atomic.Int64
+	e       engine.Engine[unit]
+	layers  layers  // its Keyed and Schedulers
+	futures futures // SubmitResult's tasks
 }
 
 // New returns a pool that runs at most size tasks at once. A size below 1
@@ -118,8 +113,7 @@ func (p *Pool) Stats() Stats {
 	for _, l := range p.layers.all() {
 		l.addStats(&s)
 	}
-	s.Waiting = max(0, s.Waiting-int(p.stale.Load()))
-	s.Expired += p.expired.Load()
+	p.futures.addStats(&s)
 	return s
 }
 

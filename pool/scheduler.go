@@ -218,7 +218,7 @@ func Schedule[T any](ctx context.Context, s *Scheduler, c Class, fn func() (T, e
 		return nil, errNilScheduler
 	}
 	f := newFuture(s.p, fn)
-	if err := s.submit(ctx, c, f.run, f.finish); err != nil {
+	if err := s.submit(ctx, c, f.call, f.finish); err != nil {
 		return nil, err
 	}
 	return f, nil

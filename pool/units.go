@@ -2,12 +2,12 @@ package pool
 
 import "sync"
 
-// A unit is what a pool's engine queues and runs: a plain task, or the
-// unit of a layer built on the pool (a key's turn of a Keyed, a ticket of
-// a Scheduler), which knows the layer that handed it in. The pool asks
-// each layer to hand back and count its own units (ShutdownNow, Stats),
-// so that it never has to tell one unit from another by anything but its
-// type.
+// A unit is what a pool's engine queues and runs: a plain task, a
+// Future of SubmitResult, or the unit of a layer built on the pool (a
+// key's turn of a Keyed, a ticket of a Scheduler), which knows the layer
+// that handed it in. The pool asks each layer to hand back and count its
+// own units (ShutdownNow, Stats), so that it never has to tell one unit
+// from another by anything but its type.
 type unit interface{ run() }
 
 // task is a plain task, handed in by Submit. A func value is one pointer,
@@ -58,7 +58,7 @@ func (l *layers) all() []layer {
 }
 
 // handBack sorts the units ShutdownNow took from the engine: the plain
-// tasks come first, oldest first; then, layer by layer in the order the
+// tasks and the Futures' come first, oldest first; then, layer by layer in the order the
 // layers were made, what each Keyed hands back for its own units, and
 // last what each Scheduler does (KEY-7, PRI-7).
 func (l *layers) handBack(units []unit) []func() {
@@ -67,7 +67,11 @@ func (l *layers) handBack(units []unit) []func() {
 	for _, u := range units {
 		o, ok := u.(owned)
 		if !ok {
-			out = append(out, u.(task))
+			if t, ok := u.(task); ok {
+				out = append(out, t)
+			} else {
+				out = append(out, u.run) // a Future's task, in its place among the plain tasks
+			}
 			continue
 		}
 		if back == nil {
