@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/poolkit/poolkit/internal/testkit"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -56,7 +57,7 @@ func breakSubmitResultContextEndsInAdmission(t *testing.T) {
 		t.Errorf("Future = %v, want context.Canceled", err)
 	}
 	release()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	if st := p.Stats(); st.Expired != 1 || st.Completed != st.Submitted {

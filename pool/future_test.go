@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/testkit"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -234,7 +235,7 @@ func underContention(t *testing.T, p *pool.Pool, submit func(ctx context.Context
 		})
 	}
 	wg.Wait()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	for pr := range producers {

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/testkit"
 )
 
 // The keyed protocol's windows (pool/keyed.go, K1-K4), each held open with
@@ -36,11 +38,11 @@ func TestBreakKeyIdle(t *testing.T) {
 		if err := kd.Submit(bg, "k", func() { close(ran) }); err != nil {
 			t.Fatal(err)
 		}
-		if capacity > 1 && !within(func() { <-ran }) {
+		if capacity > 1 && !testkit.Within(func() { <-ran }) {
 			t.Fatalf("cap %d: the task submitted at the key's idle transition did not run beside the held turn", capacity)
 		}
 		resume()
-		if !within(func() { <-ran }) {
+		if !testkit.Within(func() { <-ran }) {
 			t.Fatalf("cap %d: the task submitted at the key's idle transition never ran", capacity)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/testkit"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -32,7 +33,7 @@ func TestBreakSchedTakeThenExpire(t *testing.T) {
 	}
 	<-paused
 	cancel()
-	if !within(func() { <-f.Done() }) {
+	if !testkit.Within(func() { <-f.Done() }) {
 		t.Fatal("the Future of a task whose ticket is held did not report its context's end")
 	}
 	if _, err := f.Wait(bg); !errors.Is(err, context.Canceled) {
@@ -43,7 +44,7 @@ func TestBreakSchedTakeThenExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	resume()
-	if !within(func() { <-ran }) {
+	if !testkit.Within(func() { <-ran }) {
 		t.Fatal("the task accepted on the ticket left behind never ran")
 	}
 	if err := shutdownWithin(p, time.Minute); err != nil {
@@ -72,7 +73,7 @@ func TestBreakSchedExpireThenTake(t *testing.T) {
 	cancel()
 	<-paused
 	release()
-	if !within(func() { <-f.Done() }) {
+	if !testkit.Within(func() { <-f.Done() }) {
 		t.Fatal("the task was not run while its expiry was held")
 	}
 	resume()

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/poolkit/poolkit/internal/testkit"
+
 	"pgregory.net/rapid"
 
 	"github.com/poolkit/poolkit/pool"
@@ -131,7 +133,7 @@ func TestSchedulerModel(t *testing.T) {
 		next := make(chan struct{}) // closed at the end: every task still to run returns at once
 		defer func() {
 			close(next)
-			if err := shutdownWithin(p, failBound); err != nil {
+			if err := shutdownWithin(p, testkit.FailBound); err != nil {
 				rt.Fatal(err)
 			}
 		}()

@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/testkit"
 	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
 )
@@ -64,7 +65,7 @@ func TestSchedulerClassOrder(t *testing.T) {
 		}
 	}
 	release()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"T1", "H1", "H2", "M1", "M2", "L1", "L2"}
@@ -92,7 +93,7 @@ func TestSchedulerShare(t *testing.T) {
 		}
 	}
 	release()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	got := log.get()
@@ -352,7 +353,7 @@ func TestSchedulerSheds(t *testing.T) {
 			if _, err := c.Wait(bg); err != nil {
 				t.Error(err)
 			}
-			if err := shutdownWithin(p, failBound); err != nil {
+			if err := shutdownWithin(p, testkit.FailBound); err != nil {
 				t.Fatal(err)
 			}
 			if got := log.get(); !slices.Equal(got, []string{"C", "D"}) {
@@ -391,14 +392,14 @@ func TestSchedulerFromInsideTask(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if !within(func() {
+	if !testkit.Within(func() {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
 	}) {
 		t.Fatal("a task waiting on a scheduled Future of its own pool hung")
 	}
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -430,7 +431,7 @@ func TestSchedulerLifecycle(t *testing.T) {
 			t.Errorf("Submit after Close, a ticket with no task left in the queue: %v, want ErrClosed", err)
 		}
 		release()
-		if err := shutdownWithin(p, failBound); err != nil {
+		if err := shutdownWithin(p, testkit.FailBound); err != nil {
 			t.Fatal(err)
 		}
 		if got := log.get(); !slices.Equal(got, []string{"2", "1", "0"}) {
@@ -457,7 +458,7 @@ func TestSchedulerLifecycle(t *testing.T) {
 		}
 		back := p.ShutdownNow()
 		release()
-		if err := shutdownWithin(p, failBound); err != nil {
+		if err := shutdownWithin(p, testkit.FailBound); err != nil {
 			t.Fatal(err)
 		}
 		if got := log.get(); len(got) != 0 {
@@ -500,7 +501,7 @@ func TestSchedulerPanics(t *testing.T) {
 	if v, err := ok.Wait(bg); v != 3 || err != nil {
 		t.Errorf("the task after them: %v, %v", v, err)
 	}
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	if handled.Load() != 1 {
@@ -544,7 +545,7 @@ func TestSchedulerEdges(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)
 		}
 	}
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	if st := p.Stats(); st.Submitted != 0 {

@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/testkit"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -17,30 +18,6 @@ import (
 // when every goroutine of the bubble is blocked: a task that sleeps d runs
 // for exactly d, and a task that waits for it waits exactly that long, so
 // the histograms can be checked bucket by bucket.
-
-// hist builds the histogram that recording ds should give, with the
-// buckets as HistogramBound defines them.
-func hist(ds ...time.Duration) pool.Histogram {
-	var h pool.Histogram
-	for _, d := range ds {
-		i := 0
-		for i < len((pool.Histogram{}).Counts)-1 && d >= (pool.Histogram{}).Bound(i) {
-			i++
-		}
-		h.Counts[i]++
-		h.Count++
-		h.Sum += d
-	}
-	return h
-}
-
-func checkHist(t *testing.T, name string, got, want pool.Histogram) {
-	t.Helper()
-	if got != want {
-		t.Errorf("%s = count %d, sum %v, buckets %v; want count %d, sum %v, buckets %v",
-			name, got.Count, got.Sum, got.Counts, want.Count, want.Sum, want.Counts)
-	}
-}
 
 func sleeper(d time.Duration) func() { return func() { time.Sleep(d) } }
 
@@ -67,8 +44,8 @@ func TestTimingsSizeOne(t *testing.T) {
 		time.Sleep(time.Second)
 		synctest.Wait()
 		tm := p.Stats()
-		checkHist(t, "Wait", tm.Wait, hist(0, 10*ms, 30*ms))
-		checkHist(t, "Service", tm.Service, hist(10*ms, 20*ms, 40*ms))
+		testkit.CheckHist(t, "Wait", tm.Wait, testkit.Hist(0, 10*ms, 30*ms))
+		testkit.CheckHist(t, "Service", tm.Service, testkit.Hist(10*ms, 20*ms, 40*ms))
 		if s := p.Stats(); s.Completed != tm.Service.Count {
 			t.Errorf("Completed %d, Service.Count %d", s.Completed, tm.Service.Count)
 		}
@@ -94,8 +71,8 @@ func TestTimingsFuncPool(t *testing.T) {
 		time.Sleep(time.Second)
 		synctest.Wait()
 		tm := p.Stats()
-		checkHist(t, "Wait", tm.Wait, hist(0, 5*ms))
-		checkHist(t, "Service", tm.Service, hist(5*ms, 7*ms))
+		testkit.CheckHist(t, "Wait", tm.Wait, testkit.Hist(0, 5*ms))
+		testkit.CheckHist(t, "Service", tm.Service, testkit.Hist(5*ms, 7*ms))
 
 		// A task holds the worker; two more wait in the queue and are
 		// handed back.
@@ -112,8 +89,8 @@ func TestTimingsFuncPool(t *testing.T) {
 			t.Fatal(err)
 		}
 		tm = p.Stats()
-		checkHist(t, "Wait after release", tm.Wait, hist(0, 5*ms, 0))
-		checkHist(t, "Service after release", tm.Service, hist(5*ms, 7*ms, time.Hour))
+		testkit.CheckHist(t, "Wait after release", tm.Wait, testkit.Hist(0, 5*ms, 0))
+		testkit.CheckHist(t, "Service after release", tm.Service, testkit.Hist(5*ms, 7*ms, time.Hour))
 	})
 }
 
@@ -168,8 +145,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			}()
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Stats().Wait, hist(0, 0))
-			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms))
+			testkit.CheckHist(t, "Wait", p.Stats().Wait, testkit.Hist(0, 0))
+			testkit.CheckHist(t, "Service", p.Stats().Service, testkit.Hist(10*ms, 20*ms))
 		})
 	})
 	t.Run("BlockedSubmitterQueued", func(t *testing.T) {
@@ -186,8 +163,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			}()
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Stats().Wait, hist(0, 10*ms, 20*ms))
-			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms))
+			testkit.CheckHist(t, "Wait", p.Stats().Wait, testkit.Hist(0, 10*ms, 20*ms))
+			testkit.CheckHist(t, "Service", p.Stats().Service, testkit.Hist(10*ms, 20*ms, 40*ms))
 		})
 	})
 	t.Run("Overflow", func(t *testing.T) {
@@ -198,8 +175,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			submitSleepers(t, p, 10*ms, 20*ms, 40*ms, 80*ms)
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Stats().Wait, hist(0, 10*ms, 30*ms, 70*ms))
-			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms, 80*ms))
+			testkit.CheckHist(t, "Wait", p.Stats().Wait, testkit.Hist(0, 10*ms, 30*ms, 70*ms))
+			testkit.CheckHist(t, "Service", p.Stats().Service, testkit.Hist(10*ms, 20*ms, 40*ms, 80*ms))
 		})
 	})
 	t.Run("OverflowDrainedByRelease", func(t *testing.T) {
@@ -212,8 +189,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			if err := shutdownWithin(p, time.Second); err != nil {
 				t.Fatal(err)
 			}
-			checkHist(t, "Wait", p.Stats().Wait, hist(0, 10*ms, 30*ms))
-			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms))
+			testkit.CheckHist(t, "Wait", p.Stats().Wait, testkit.Hist(0, 10*ms, 30*ms))
+			testkit.CheckHist(t, "Service", p.Stats().Service, testkit.Hist(10*ms, 20*ms, 40*ms))
 		})
 	})
 	t.Run("Grow", func(t *testing.T) {
@@ -228,8 +205,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			}
 			time.Sleep(time.Second)
 			synctest.Wait()
-			checkHist(t, "Wait", p.Stats().Wait, hist(0, 5*ms, 5*ms))
-			checkHist(t, "Service", p.Stats().Service, hist(10*ms, 20*ms, 40*ms))
+			testkit.CheckHist(t, "Wait", p.Stats().Wait, testkit.Hist(0, 5*ms, 5*ms))
+			testkit.CheckHist(t, "Service", p.Stats().Service, testkit.Hist(10*ms, 20*ms, 40*ms))
 		})
 	})
 	t.Run("PanicAndGoexit", func(t *testing.T) {
@@ -252,8 +229,8 @@ func TestTimingsSlowPaths(t *testing.T) {
 			time.Sleep(time.Second)
 			synctest.Wait()
 			// 0-5 boom, 5-8 handler, 8-9, 9-16 Goexit, 16-18.
-			checkHist(t, "Wait", p.Stats().Wait, hist(0, 8*ms, 9*ms, 16*ms))
-			checkHist(t, "Service", p.Stats().Service, hist(5*ms, ms, 7*ms, 2*ms))
+			testkit.CheckHist(t, "Wait", p.Stats().Wait, testkit.Hist(0, 8*ms, 9*ms, 16*ms))
+			testkit.CheckHist(t, "Service", p.Stats().Service, testkit.Hist(5*ms, ms, 7*ms, 2*ms))
 			if s := p.Stats(); s.Completed != 4 || s.Panicked != 1 {
 				t.Errorf("Stats = %+v", s)
 			}

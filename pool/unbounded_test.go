@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/testkit"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -58,7 +59,7 @@ func TestUnboundedQueueNeverBlocks(t *testing.T) {
 		t.Errorf("Waiting() = %d with %d accepted tasks behind a busy worker", got, n)
 	}
 	unblock()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]int, n)
@@ -81,7 +82,7 @@ func TestUnboundedQueueShutdownNow(t *testing.T) {
 	}
 	got := p.ShutdownNow()
 	unblock()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
@@ -106,7 +107,7 @@ func TestUnboundedQueueGracefulClose(t *testing.T) {
 		t.Errorf("Invoke after Close = %v, want ErrClosed", err)
 	}
 	unblock()
-	if err := shutdownWithin(p, failBound); err != nil {
+	if err := shutdownWithin(p, testkit.FailBound); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ran(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {

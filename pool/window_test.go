@@ -23,28 +23,6 @@ import (
 // windows, which repeat a scenario until the goroutines meet in it or hold
 // it open with a breakpoint, are beside the engine (internal/engine).
 
-// failBound is how long a try may take before the pool is declared stuck.
-// Only a pool with a lost wake-up or a hang ever reaches it.
-const failBound = 5 * time.Second
-
-// within runs f on its own goroutine and reports whether it returned within
-// failBound.
-func within(f func()) bool {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	t := time.NewTimer(failBound)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
 // TestShutdownDoneContext: a timeout of zero or less does not wait: nil when
 // the pool has nothing left to finish, ErrTimeout while a task runs.
 func TestShutdownDoneContext(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/testkit"
 )
 
 // The tests in this file need the interleaving hooks: run them with -tags
@@ -78,7 +80,7 @@ func TestBreakShrinkBetweenTasks(t *testing.T) {
 		t.Errorf("after Resize(1), C %s", got)
 	}
 	close(releaseA)
-	if !within(func() { <-cRan }) {
+	if !testkit.Within(func() { <-cRan }) {
 		t.Fatal("C never started after A returned")
 	}
 }
@@ -151,7 +153,7 @@ func TestBreakShutdownNowReopen(t *testing.T) {
 			}
 		}
 	}))
-	if !within(func() { e.CloseNow() }) {
+	if !testkit.Within(func() { e.CloseNow() }) {
 		t.Fatal("CloseNow with a Reopen during its drain did not return")
 	}
 	<-rebooted
@@ -176,7 +178,7 @@ func TestBreakGrowWakesQueued(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if !within(func() { <-started }) {
+		if !testkit.Within(func() { <-started }) {
 			t.Fatalf("after Resize(4), only %d of 4 started", i+1)
 		}
 	}
@@ -236,7 +238,7 @@ func TestBreakCloseBetweenPushAndNotify(t *testing.T) {
 			if err := e.Submit(bg, func() { ran.Store(true) }); err != nil {
 				t.Fatalf("Submit = %v", err)
 			}
-			if err := closeWithin(e, failBound); err != nil {
+			if err := closeWithin(e, testkit.FailBound); err != nil {
 				t.Fatalf("close = %v", err)
 			}
 			switch {
@@ -325,7 +327,7 @@ func TestBreakShrinkBeforeWaiterTake(t *testing.T) {
 		runtime.Gosched()
 	}
 	close(releaseA)
-	if !within(func() {
+	if !testkit.Within(func() {
 		if err := <-accepted; err != nil {
 			t.Errorf("C's Submit = %v", err)
 		}
@@ -356,7 +358,7 @@ func TestBreakWaiterAfterTheLastLook(t *testing.T) {
 		runtime.Gosched()
 	}
 	resume()
-	if !within(func() { <-ran }) {
+	if !testkit.Within(func() { <-ran }) {
 		t.Fatal("B never started after the slot was given back")
 	}
 	if err := <-accepted; err != nil {
@@ -385,7 +387,7 @@ func TestBreakGiveBackIsOneStep(t *testing.T) {
 		runtime.Gosched()
 	}
 	resume()
-	if !within(func() {
+	if !testkit.Within(func() {
 		if err := <-accepted; err != nil {
 			t.Errorf("B's Submit = %v", err)
 		}
@@ -430,7 +432,7 @@ func TestBreakLifeWaitsForParkingWorker(t *testing.T) {
 	default:
 	}
 	resume()
-	if !within(func() { <-done }) {
+	if !testkit.Within(func() { <-done }) {
 		t.Fatal("the life never ended after the last worker parked")
 	}
 }
@@ -471,7 +473,7 @@ func TestBreakHelpAfterShrink(t *testing.T) {
 	resume()
 	time.Sleep(50 * time.Millisecond) // X must not start meanwhile
 	close(releaseA)
-	if !within(func() {
+	if !testkit.Within(func() {
 		if besideA := <-xBesideA; besideA {
 			t.Error("after Resize(1), the unit O helped with started beside A")
 		}

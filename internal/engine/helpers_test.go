@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/poolkit/poolkit/internal/testkit"
 )
 
 // The engines of these tests run func() units, configured as package
@@ -62,29 +64,6 @@ func mustSubmit(t testing.TB, e *Engine[func()], task func()) {
 	}
 }
 
-// failBound is how long a step of a test may take before the engine is
-// declared stuck. Only an engine with a lost wake-up or a hang ever
-// reaches it.
-const failBound = 5 * time.Second
-
-// within runs f on its own goroutine and reports whether it returned within
-// failBound.
-func within(f func()) bool {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	t := time.NewTimer(failBound)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
 // submitXWaitingForY submits X, which holds until Y has run, then Y, back
 // to back; the returned channel is closed when X ends.
 func submitXWaitingForY(t testing.TB, e *Engine[func()]) <-chan struct{} {
@@ -100,11 +79,11 @@ func submitXWaitingForY(t testing.TB, e *Engine[func()]) <-chan struct{} {
 }
 
 // mustFinish waits for done, or fails the test with the engine's gauges
-// once failBound has passed; it then grows the engine by one, so that a
+// once testkit.FailBound has passed; it then grows the engine by one, so that a
 // unit stuck beside a free slot can run and the engine can close.
 func mustFinish(t testing.TB, e *Engine[func()], done <-chan struct{}, what string) {
 	t.Helper()
-	if within(func() { <-done }) {
+	if testkit.Within(func() { <-done }) {
 		return
 	}
 	running, waiting, free := e.Running(), e.Waiting(), e.Free()

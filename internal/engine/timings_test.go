@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/poolkit/poolkit/internal/timing"
+	"github.com/poolkit/poolkit/internal/testkit"
 )
 
 // The timings switched at run time (SetTimings, which package pool does
@@ -20,29 +20,6 @@ import (
 // bubble is blocked: a unit that sleeps d runs for exactly d, and a unit
 // that waits for it waits exactly that long, so the histograms can be
 // checked bucket by bucket.
-
-// hist builds the histogram that recording ds should give.
-func hist(ds ...time.Duration) timing.Histogram {
-	var h timing.Histogram
-	for _, d := range ds {
-		i := 0
-		for i < len(h.Counts)-1 && d >= timing.Bound(i) {
-			i++
-		}
-		h.Counts[i]++
-		h.Count++
-		h.Sum += d
-	}
-	return h
-}
-
-func checkHist(t *testing.T, name string, got, want timing.Histogram) {
-	t.Helper()
-	if got != want {
-		t.Errorf("%s = count %d, sum %v, buckets %v; want count %d, sum %v, buckets %v",
-			name, got.Count, got.Sum, got.Counts, want.Count, want.Sum, want.Counts)
-	}
-}
 
 func sleeper(d time.Duration) func() { return func() { time.Sleep(d) } }
 
@@ -77,9 +54,9 @@ func TestSetTimingsAtRunTime(t *testing.T) {
 		// stamped: waited 0), C 30-70 (waited 30).
 		time.Sleep(time.Second)
 		synctest.Wait()
-		want := Stats{Wait: hist(0, 30*ms), Service: hist(20*ms, 40*ms)}
-		checkHist(t, "Wait", e.Stats().Wait, want.Wait)
-		checkHist(t, "Service", e.Stats().Service, want.Service)
+		want := Stats{Wait: testkit.Hist(0, 30*ms), Service: testkit.Hist(20*ms, 40*ms)}
+		testkit.CheckHist(t, "Wait", e.Stats().Wait, want.Wait)
+		testkit.CheckHist(t, "Service", e.Stats().Service, want.Service)
 
 		// Off: D is not recorded, and what was is kept.
 		e.SetTimings(false)
@@ -101,8 +78,8 @@ func TestSetTimingsAtRunTime(t *testing.T) {
 		e.SetTimings(false)
 		time.Sleep(time.Second)
 		synctest.Wait()
-		checkHist(t, "Wait", e.Stats().Wait, hist(0, 30*ms, 0, 0))
-		checkHist(t, "Service", e.Stats().Service, hist(20*ms, 40*ms, ms, 10*ms))
+		testkit.CheckHist(t, "Wait", e.Stats().Wait, testkit.Hist(0, 30*ms, 0, 0))
+		testkit.CheckHist(t, "Service", e.Stats().Service, testkit.Hist(20*ms, 40*ms, ms, 10*ms))
 	})
 }
 
@@ -117,7 +94,7 @@ func TestTimingsExitedWorkers(t *testing.T) {
 		if w := e.Stats().Workers; w != 0 {
 			t.Fatalf("%d workers left after the expiry", w)
 		}
-		want := Stats{Wait: hist(0, 0), Service: hist(3*ms, 4*ms)}
+		want := Stats{Wait: testkit.Hist(0, 0), Service: testkit.Hist(3*ms, 4*ms)}
 		if got := timingsOf(e.Stats()); got != want {
 			t.Errorf("after the workers exited: %+v, want %+v", got, want)
 		}
@@ -128,7 +105,7 @@ func TestTimingsExitedWorkers(t *testing.T) {
 		mustSubmit(t, e, sleeper(ms))
 		time.Sleep(time.Second)
 		synctest.Wait()
-		want = Stats{Wait: hist(0, 0, 0), Service: hist(3*ms, 4*ms, ms)}
+		want = Stats{Wait: testkit.Hist(0, 0, 0), Service: testkit.Hist(3*ms, 4*ms, ms)}
 		if got := timingsOf(e.Stats()); got != want {
 			t.Errorf("after a Reopen: %+v, want %+v", got, want)
 		}

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/poolkit/poolkit/internal/testkit"
 )
 
 // The tests in this file drive the protocol windows where an engine
@@ -57,14 +59,14 @@ func TestShrinkBetweenTasks(t *testing.T) {
 		}
 		close(releaseA)
 		var sawA bool
-		if !within(func() { sawA = <-cStarted }) {
+		if !testkit.Within(func() { sawA = <-cStarted }) {
 			t.Fatalf("try %d: C never started after A returned", try)
 		}
 		if sawA {
 			e.Close()
 			t.Fatalf("try %d: C started while A ran, after Resize(1) returned", try)
 		}
-		if err := closeWithin(e, failBound); err != nil {
+		if err := closeWithin(e, testkit.FailBound); err != nil {
 			t.Fatalf("try %d: close = %v", try, err)
 		}
 	}
@@ -82,7 +84,7 @@ func TestNoTaskWaitsBesideAFreeSlot(t *testing.T) {
 		<-first
 		xDone := submitXWaitingForY(t, e)
 		mustFinish(t, e, xDone, fmt.Sprintf("try %d: Y never started", try))
-		if err := closeWithin(e, failBound); err != nil {
+		if err := closeWithin(e, testkit.FailBound); err != nil {
 			t.Fatalf("try %d: close = %v", try, err)
 		}
 	}
@@ -101,11 +103,11 @@ func TestShutdownNowRacingReopen(t *testing.T) {
 			defer close(done)
 			e.Reopen()
 		}()
-		if !within(func() { e.CloseNow() }) {
+		if !testkit.Within(func() { e.CloseNow() }) {
 			t.Fatalf("try %d: CloseNow racing Reopen did not return (Closed()=%v)", try, e.Closed())
 		}
 		<-done
-		if err := closeWithin(e, failBound); err != nil {
+		if err := closeWithin(e, testkit.FailBound); err != nil {
 			t.Fatalf("try %d: close = %v", try, err)
 		}
 	}
@@ -122,12 +124,12 @@ func TestShutdownRacingReopen(t *testing.T) {
 			defer close(done)
 			e.Reopen()
 		}()
-		err := closeWithin(e, failBound)
+		err := closeWithin(e, testkit.FailBound)
 		<-done
 		if err != nil {
 			t.Fatalf("try %d: a bounded close racing Reopen on an idle engine = %v (Running()=%d)", try, err, e.Running())
 		}
-		if err := closeWithin(e, failBound); err != nil {
+		if err := closeWithin(e, testkit.FailBound); err != nil {
 			t.Fatalf("try %d: final close = %v", try, err)
 		}
 	}
