@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"runtime"
 	"sync/atomic"
 )
@@ -26,23 +27,27 @@ type queue[E any] struct {
 	mask  uint64 // size-1 when size is a power of two, else 0
 	one   bool   // capacity 1, kept in a ring of 2 (see init)
 	slots []qslot[E]
+	// spread is the distance, in slots, between the slots of two
+	// consecutive positions (slot): coprime with size, so that the
+	// positions of one lap map onto every slot once.
+	spread uint64
 }
 
-// qslot is padded towards a cache line so that a producer filling one
-// slot does not invalidate the line a consumer is reading; on the
-// tiny-task benchmark the padding cut the time by about a seventh. The
-// padding is sized for the pool's units: a unit[E] of a two-word E (an
-// interface, 16 bytes, and the 8-byte stamp), so that seq, val and the
-// padding make 64 bytes. An engine of a one-word E (ants' func(), the
-// actors, FuncPool[uint64]) has 56-byte slots: on 2 cores that measured
-// 3-4% dearer per task than 64 (and the pool's 72-byte slots under a
-// 40-byte padding 5-8% dearer), so the padding follows the pool's element
-// until it can follow each element's size.
+// qslot is one place of the ring, unpadded: the positions are spread
+// over the ring instead (slot), so that a producer filling one position
+// does not invalidate the line a consumer reads at the next, whatever the
+// element's size. Padding each slot to a cache line did that for one
+// element size only: 64-byte slots for the pool's units made the one-word
+// engines' slots 56 bytes, which 3 neighbours in 8 share a line with.
 type qslot[E any] struct {
 	seq atomic.Uint64
 	val E
-	_   [32]byte
 }
+
+// spreadBytes is how far apart, at least, the slots of two consecutive
+// positions lie: two cache lines, since x86's adjacent-line prefetcher
+// fetches lines in pairs.
+const spreadBytes = 128
 
 const sealBit = uint64(1) << 63
 
@@ -59,9 +64,33 @@ func (q *queue[E]) init(capacity int) {
 		q.mask = q.size - 1
 	}
 	q.slots = make([]qslot[E], size)
-	for i := range q.slots {
-		q.slots[i].seq.Store(uint64(i))
+	q.spread = spreadFor(q.size, uint64(reflect.TypeOf(q.slots).Elem().Size()))
+	for pos := uint64(0); pos < q.size; pos++ {
+		q.slot(pos).seq.Store(pos)
 	}
+}
+
+// spreadFor returns the spread of a ring of size slots of slotBytes each:
+// the least number of slots that covers spreadBytes and is coprime with
+// size, capped below size; 1 (no spread) for a ring too small to spread.
+func spreadFor(size, slotBytes uint64) uint64 {
+	if size <= 2 || slotBytes == 0 {
+		return 1
+	}
+	m := (spreadBytes + slotBytes - 1) / slotBytes
+	for ; m < size; m++ {
+		if gcd(m, size) == 1 {
+			return m
+		}
+	}
+	return 1
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // half is half the queue's capacity, rounded up.
@@ -80,11 +109,16 @@ func (q *queue[E]) none() bool { return q.size == 0 }
 // at positions below it have left the queue.
 func (q *queue[E]) next() uint64 { return q.head.Load() }
 
+// slot is the place of position pos: position i of a lap lies at slot
+// i*spread mod size. Since spread is coprime with size this is a
+// permutation of the slots, the same for every lap (a position and the one
+// a lap later share their slot, as the sequence numbers require), and
+// consecutive positions lie spread slots apart.
 func (q *queue[E]) slot(pos uint64) *qslot[E] {
 	if q.mask != 0 {
-		return &q.slots[pos&q.mask]
+		return &q.slots[(pos*q.spread)&q.mask] // size divides 2^64: the product may wrap
 	}
-	return &q.slots[pos%q.size]
+	return &q.slots[(pos%q.size)*q.spread%q.size]
 }
 
 // push appends v. It returns false when the queue is full or sealed; the

@@ -87,3 +87,57 @@ func TestQueueConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueSpread: the positions of a lap are spread over the ring as a
+// permutation of its slots, the same for every lap, with consecutive
+// positions at least spreadBytes apart wherever the ring has room for it;
+// FIFO order holds through laps at every size, power of two or not.
+func TestQueueSpread(t *testing.T) {
+	for size := uint64(1); size <= 300; size++ {
+		for _, slotBytes := range []uint64{16, 24, 32, 40, 56, 64, 72, 200} {
+			m := spreadFor(size, slotBytes)
+			if gcd(m, size) != 1 || (m >= size && size > 1) {
+				t.Fatalf("size %d, %d-byte slots: spread %d is not coprime with the size below it", size, slotBytes, m)
+			}
+			if m == 1 && size*slotBytes >= 4*spreadBytes && slotBytes < spreadBytes {
+				t.Errorf("size %d, %d-byte slots: no spread, though the ring is %d bytes", size, slotBytes, size*slotBytes)
+			}
+			if m > 1 && m*slotBytes < spreadBytes {
+				t.Errorf("size %d, %d-byte slots: spread %d slots, %d bytes", size, slotBytes, m, m*slotBytes)
+			}
+		}
+	}
+	for _, capacity := range []int{2, 3, 6, 7, 8, 12, 64, 100, 1024} {
+		var q queue[int]
+		q.init(capacity)
+		seen := make(map[*qslot[int]]uint64)
+		for pos := uint64(0); pos < q.size; pos++ {
+			s := q.slot(pos)
+			if prev, dup := seen[s]; dup {
+				t.Fatalf("cap %d: positions %d and %d share a slot", capacity, prev, pos)
+			}
+			seen[s] = pos
+			if q.slot(pos+q.size) != s || q.slot(pos+5*q.size) != s {
+				t.Fatalf("cap %d: position %d moves between laps", capacity, pos)
+			}
+		}
+		// Far positions, where the product wraps: still one slot per lap.
+		for _, pos := range []uint64{1<<62 - 3, 1<<63 - 1, 1 << 61} {
+			if q.slot(pos) != q.slot(pos%q.size) {
+				t.Fatalf("cap %d: far position %d moves between laps", capacity, pos)
+			}
+		}
+		for lap := 0; lap < 5; lap++ {
+			for i := 0; i < capacity-lap%2; i++ {
+				if !q.push(lap*10000 + i) {
+					t.Fatalf("cap %d: push refused", capacity)
+				}
+			}
+			for i := 0; i < capacity-lap%2; i++ {
+				if v, ok := q.pop(); !ok || v != lap*10000+i {
+					t.Fatalf("cap %d lap %d: pop = %d, %v; want %d", capacity, lap, v, ok, lap*10000+i)
+				}
+			}
+		}
+	}
+}
