@@ -17,7 +17,7 @@ import (
 	"github.com/poolkit/poolkit/pool"
 )
 
-// quickStart is the README's quick start, verbatim: TestReadmeQuickStart
+// quickStart is the quick start of docs/pool.md, verbatim: TestQuickStartDoc
 // fails when the two differ, and Example_quickStart runs it.
 func quickStart(ctx context.Context, jobs []int, urls []string) error {
 	p, err := pool.New(8) // at most 8 tasks at once
@@ -73,7 +73,7 @@ func handle(int)                                { handled.Add(1) }
 func fetch(ctx context.Context, _ string) error { return ctx.Err() }
 func compute() (int, error)                     { return 42, nil }
 
-// Example_quickStart runs the README's quick start.
+// Example_quickStart runs the quick start of docs/pool.md.
 func Example_quickStart() {
 	err := quickStart(context.Background(), []int{1, 2, 3}, []string{"a", "b"})
 	// The deferred Shutdowns waited for every task: all four have run.
@@ -83,24 +83,24 @@ func Example_quickStart() {
 	// <nil> 4
 }
 
-// TestReadmeQuickStart fails when the README's quick start is not the body
-// of quickStart: the README shows only code that compiles and runs.
-func TestReadmeQuickStart(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestQuickStartDoc fails when the quick start of docs/pool.md is not the body
+// of quickStart: docs/pool.md shows only code that compiles and runs.
+func TestQuickStartDoc(t *testing.T) {
+	readme, err := os.ReadFile("../docs/pool.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, after, ok := bytes.Cut(readme, []byte("## Quick start\n"))
 	if !ok {
-		t.Fatal("README.md has no Quick start section")
+		t.Fatal("docs/pool.md has no Quick start section")
 	}
 	_, block, ok := bytes.Cut(after, []byte("```go\n"))
 	if !ok {
-		t.Fatal("README.md's Quick start has no Go block")
+		t.Fatal("docs/pool.md's Quick start has no Go block")
 	}
 	block, _, ok = bytes.Cut(block, []byte("```"))
 	if !ok {
-		t.Fatal("README.md's Quick start block is not closed")
+		t.Fatal("docs/pool.md's Quick start block is not closed")
 	}
 
 	src, err := os.ReadFile("quickstart_test.go")
@@ -130,6 +130,6 @@ func TestReadmeQuickStart(t *testing.T) {
 	lines = lines[:len(lines)-1] // the final "return nil" of the function
 	want := strings.Join(lines, "\n") + "\n"
 	if got := string(block); got != want {
-		t.Errorf("README.md's quick start differs from quickStart in pool/quickstart_test.go; make it:\n%s", want)
+		t.Errorf("docs/pool.md's quick start differs from quickStart in pool/quickstart_test.go; make it:\n%s", want)
 	}
 }

@@ -12,12 +12,12 @@ import (
 )
 
 // maxSurface is the most exported names package pool may have, counted as
-// go doc lists them: every top-level name and every method. The README
+// go doc lists them: every top-level name and every method. docs/pool.md
 // says what each one is for.
 const maxSurface = 68
 
 // TestSurfaceSize: API-36. The package's exported surface stays small: at
-// most maxSurface names, each of which the README's "The pool's API"
+// most maxSurface names, each of which docs/pool.md's "The pool's API"
 // section names.
 func TestSurfaceSize(t *testing.T) {
 	fset := token.NewFileSet()
@@ -52,14 +52,14 @@ func TestSurfaceSize(t *testing.T) {
 	if len(names) > maxSurface {
 		t.Errorf("package pool exports %d names, more than %d: %s", len(names), maxSurface, strings.Join(names, " "))
 	}
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/pool.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
 	_, api, ok := strings.Cut(readme, "## The pool's API\n")
 	if !ok {
-		t.Fatal("README.md has no \"The pool's API\" section")
+		t.Fatal("docs/pool.md has no \"The pool's API\" section")
 	}
 	api, _, _ = strings.Cut(api, "\n## ")
 	// A name is there in backquotes, as itself, as a call ("Submit(ctx,
@@ -74,7 +74,7 @@ func TestSurfaceSize(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("README.md's \"The pool's API\" does not say what %s is for", n)
+			t.Errorf("docs/pool.md's \"The pool's API\" does not say what %s is for", n)
 		}
 	}
 }
