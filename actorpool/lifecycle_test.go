@@ -268,6 +268,32 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestInvalidValueMessages: the error for an invalid size or option value
+// names the value and the range of valid ones.
+func TestInvalidValueMessages(t *testing.T) {
+	s := newSystem(t)
+	produce := func() actorpool.Behavior { return nil }
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"System.Resize(0)", s.Resize(0), "resize: invalid size 0: want 1 to 2147483647"},
+		{"New WithWorkers(0)", func() error { _, err := actorpool.New(actorpool.WithWorkers(0)); return err }(),
+			"poolkit: invalid option: workers 0: want 1 to 2147483647"},
+		{"New WithBudget(0)", func() error { _, err := actorpool.New(actorpool.WithBudget(0)); return err }(),
+			"poolkit: invalid option: budget 0: want at least 1"},
+		{"Spawn WithMailboxSize(0)", func() error { _, err := s.Spawn(produce, actorpool.WithMailboxSize(0)); return err }(),
+			"poolkit: invalid option: mailbox size 0: want at least 1"},
+		{"NewRouter(0)", func() error { _, err := actorpool.NewRouter(s, 0, produce); return err }(),
+			"resize: invalid size 0: want 1 to 2147483647"},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("%s = %v, want %q", c.name, c.err, c.want)
+		}
+	}
+}
+
 // TestMailboxFull: a bounded mailbox refuses past its size, with
 // ErrMailboxFull, counted.
 func TestMailboxFull(t *testing.T) {

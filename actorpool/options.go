@@ -23,11 +23,11 @@ type sysConfig struct {
 
 // WithWorkers sets how many actors run at once (the engine's capacity).
 // The default is max(GOMAXPROCS, 2), read when New is called; GOMAXPROCS
-// is never set. A size below 1 is an error.
+// is never set. A size below 1 or above resize.MaxSize is an error.
 func WithWorkers(n int) Option {
 	return func(c *sysConfig) error {
 		if resize.Validate(n) != nil {
-			return fmt.Errorf("%w: %d workers", ErrInvalidOption, n)
+			return fmt.Errorf("%w: workers %d: want 1 to %d", ErrInvalidOption, n, resize.MaxSize)
 		}
 		c.workers = n
 		return nil
@@ -41,7 +41,7 @@ func WithWorkers(n int) Option {
 func WithBudget(n int) Option {
 	return func(c *sysConfig) error {
 		if n < 1 {
-			return fmt.Errorf("%w: budget %d", ErrInvalidOption, n)
+			return fmt.Errorf("%w: budget %d: want at least 1", ErrInvalidOption, n)
 		}
 		c.budget = n
 		return nil
@@ -87,7 +87,7 @@ type SpawnOption func(*actor) error
 func WithMailboxSize(n int) SpawnOption {
 	return func(a *actor) error {
 		if n < 1 {
-			return fmt.Errorf("%w: mailbox size %d", ErrInvalidOption, n)
+			return fmt.Errorf("%w: mailbox size %d: want at least 1", ErrInvalidOption, n)
 		}
 		a.mb.limit = n
 		return nil

@@ -78,7 +78,7 @@ func ExampleMultiPool_Tune() {
 	// 32
 	// 12
 	// 20
-	// ants: capacity 2 for 4 sub-pools: resize: invalid size
+	// ants: invalid capacity 2 for 4 sub-pools: want 4 to 8589934588
 }
 
 // The default pool needs no constructor.

@@ -215,8 +215,10 @@ func (m *multi[P]) Tune(size int) {
 
 // Resize sets the capacity, the sum over the sub-pools, to n, spread evenly
 // over them; it implements resize.Resizer. Each sub-pool keeps at least one
-// slot, so n below the number of sub-pools is an error matching
-// ErrInvalidPoolSize; a released pool returns ErrPoolClosed. Either way
+// slot and takes at most resize.MaxSize, so n below the number of
+// sub-pools, or above resize.MaxSize times it, is an error matching
+// ErrInvalidPoolSize, whose text names n and the valid range; a released
+// pool returns ErrPoolClosed. Either way
 // nothing changes. Like a pool's Resize, it interrupts no running task and
 // never waits.
 func (m *multi[P]) Resize(n int) error {
@@ -224,8 +226,8 @@ func (m *multi[P]) Resize(n int) error {
 	if k == 0 {
 		return ErrPoolClosed
 	}
-	if n < k || n/k >= resize.MaxSize {
-		return fmt.Errorf("ants: capacity %d for %d sub-pools: %w", n, k, ErrInvalidPoolSize)
+	if hi := maxCapacity(k); n < k || n > hi {
+		return &capacityError{n: n, k: k, hi: hi}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -248,6 +250,26 @@ func (m *multi[P]) Resize(n int) error {
 	m.capacity.Store(int64(n))
 	return nil
 }
+
+// maxCapacity is the largest capacity k sub-pools take: resize.MaxSize
+// each, or the largest int where that sum overflows one.
+func maxCapacity(k int) int {
+	if k > math.MaxInt/resize.MaxSize {
+		return math.MaxInt
+	}
+	return k * resize.MaxSize
+}
+
+// capacityError is a multi-pool's Resize error for a capacity its
+// sub-pools cannot share: it names the capacity and the valid range, and
+// matches ErrInvalidPoolSize.
+type capacityError struct{ n, k, hi int }
+
+func (e *capacityError) Error() string {
+	return fmt.Sprintf("ants: invalid capacity %d for %d sub-pools: want %d to %d", e.n, e.k, e.k, e.hi)
+}
+
+func (e *capacityError) Unwrap() error { return ErrInvalidPoolSize }
 
 // IsClosed reports whether the multi-pool has been released (and not
 // rebooted).

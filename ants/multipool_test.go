@@ -5,6 +5,8 @@ package ants_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,6 +16,31 @@ import (
 	"github.com/poolkit/poolkit/ants"
 	"github.com/poolkit/poolkit/resize"
 )
+
+// TestMultiPoolResizeBounds: a multi-pool takes every capacity its
+// sub-pools can share, from one slot each to resize.MaxSize each, and its
+// error for one outside names the valid range.
+func TestMultiPoolResizeBounds(t *testing.T) {
+	k := 4
+	if math.MaxInt/resize.MaxSize < k {
+		t.Skip("k × resize.MaxSize does not fit an int")
+	}
+	mp, err := ants.NewMultiPool(k, 1, ants.RoundRobin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mp.ReleaseTimeout(time.Second)
+	hi := k * resize.MaxSize
+	if err := mp.Resize(hi); err != nil || mp.Cap() != hi {
+		t.Errorf("Resize(%d), resize.MaxSize for each of %d sub-pools: %v, Cap %d", hi, k, err, mp.Cap())
+	}
+	for _, n := range []int{hi + 1, k - 1, 0} {
+		err := mp.Resize(n)
+		if want := fmt.Sprintf("ants: invalid capacity %d for %d sub-pools: want %d to %d", n, k, k, hi); !errors.Is(err, ants.ErrInvalidPoolSize) || err.Error() != want || mp.Cap() != hi {
+			t.Errorf("Resize(%d): %v, Cap %d; want %q, Cap %d", n, err, mp.Cap(), want, hi)
+		}
+	}
+}
 
 // TestMultiPoolCapacityIsTheSum checks that Cap is the sum of the
 // sub-pools' capacities; that Resize, which ants lacks, sets that sum,

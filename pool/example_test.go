@@ -55,7 +55,7 @@ func ExamplePool_Resize() {
 	fmt.Println(p.Resize(0))
 	// Output:
 	// 8
-	// resize: invalid size 0: must be at least 1
+	// resize: invalid size 0: want 1 to 2147483647
 }
 
 func ExampleNewFunc() {

@@ -132,7 +132,7 @@ func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 func WithBudget(n int) KeyedOption {
 	return keyedOption(func(c *layerConfig) error {
 		if n < 1 {
-			return invalid("budget %d is below 1", n)
+			return invalid("budget %d: want at least 1", n)
 		}
 		c.budget = n
 		return nil

@@ -61,7 +61,7 @@ func (o QueueOption) applyPool(c *config) error {
 		c.QueueSize = o.size
 	}
 	c.Unbounded = c.Unbounded || o.unbounded
-	return o.check(0)
+	return o.check(0, "queue size")
 }
 
 func (o QueueOption) applyKeyed(c *layerConfig) error     { return o.applyLayer(c, "a key's") }
@@ -72,17 +72,17 @@ func (o QueueOption) applyLayer(c *layerConfig, whose string) error {
 		c.unbounded = true
 		return nil
 	}
-	if err := o.check(1); err != nil {
-		return fmt.Errorf("%w (%s queue)", err, whose)
+	if err := o.check(1, whose+" queue size"); err != nil {
+		return err
 	}
 	c.queueSize = o.size
 	return nil
 }
 
-// check reports a size outside [least, maxQueueSize].
-func (o QueueOption) check(least int) error {
+// check reports a size outside [least, maxQueueSize], naming it what.
+func (o QueueOption) check(least int, what string) error {
 	if !o.unbounded && (o.size < least || o.size > maxQueueSize) {
-		return invalid("queue size %d is outside [%d, %d]", o.size, least, maxQueueSize)
+		return invalid("%s %d: want %d to %d", what, o.size, least, maxQueueSize)
 	}
 	return nil
 }
@@ -170,7 +170,7 @@ func WithUnboundedQueue() QueueOption { return QueueOption{unbounded: true} }
 func WithMaxWaiting(n int) Option {
 	return poolOption(func(c *config) error {
 		if n < 0 {
-			return invalid("max waiting %d is negative", n)
+			return invalid("max waiting %d: want at least 0", n)
 		}
 		c.Nonblocking, c.MaxBlocking = n == 0, n
 		return nil
@@ -184,7 +184,7 @@ func WithMaxWaiting(n int) Option {
 func WithIdleTimeout(d time.Duration) Option {
 	return poolOption(func(c *config) error {
 		if d < 0 {
-			return invalid("idle timeout %v is negative", d)
+			return invalid("idle timeout %v: want at least 0", d)
 		}
 		c.DisablePurge = d == 0
 		if d > 0 {
@@ -201,7 +201,7 @@ func WithIdleTimeout(d time.Duration) Option {
 func WithMinWorkers(n int) Option {
 	return poolOption(func(c *config) error {
 		if n < 0 {
-			return invalid("min workers %d is negative", n)
+			return invalid("min workers %d: want 0 to the pool's size", n)
 		}
 		c.MinWorkers = n
 		return nil

@@ -25,8 +25,10 @@ type Pool struct {
 }
 
 // New returns a pool that runs at most size tasks at once. A size below 1
-// (or above resize.MaxSize) is an error matching ErrInvalidSize; an
-// invalid option is an error matching ErrInvalidOption.
+// (or above resize.MaxSize) is an error matching ErrInvalidSize, whose
+// text names the size and the valid range ("pool: resize: invalid size 0:
+// want 1 to 2147483647"); an invalid option is an error matching
+// ErrInvalidOption, whose text names the value and the valid range too.
 func New(size int, opts ...Option) (*Pool, error) {
 	cfg, err := prepare(size, opts)
 	if err != nil {
@@ -39,11 +41,11 @@ func New(size int, opts ...Option) (*Pool, error) {
 
 func prepare(size int, opts []Option) (engine.Config, error) {
 	if err := resize.Validate(size); err != nil {
-		return engine.Config{}, fmt.Errorf("pool: size %d: %w", size, ErrInvalidSize)
+		return engine.Config{}, fmt.Errorf("pool: %w", err)
 	}
 	c, err := buildConfig(opts)
 	if err == nil && c.MinWorkers > size {
-		err = invalid("min workers %d is above the size %d", c.MinWorkers, size)
+		err = invalid("min workers %d: want 0 to %d, the pool's size", c.MinWorkers, size)
 	}
 	return c.Config, err
 }

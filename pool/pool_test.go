@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"math"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -57,6 +58,44 @@ func TestNewRejectsInvalidOptions(t *testing.T) {
 				t.Errorf("New(1, %s) = %v, %v; want nil, ErrInvalidOption", c.name, p, err)
 			}
 		})
+	}
+}
+
+// TestInvalidValueMessages: the error for an invalid size or option value
+// names the value and the range of valid ones, so that its reader need not
+// look them up.
+func TestInvalidValueMessages(t *testing.T) {
+	p := mustNew(t, 2)
+	newErr := func(size int, opts ...pool.Option) error { _, err := pool.New(size, opts...); return err }
+	keyedErr := func(opts ...pool.KeyedOption) error { _, err := pool.NewKeyed[int](p, opts...); return err }
+	schedErr := func(opts ...pool.SchedulerOption) error { _, err := pool.NewScheduler(p, opts...); return err }
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"New(0)", newErr(0), "pool: resize: invalid size 0: want 1 to 2147483647"},
+		{"New(1<<40)", newErr(1 << 40), "pool: resize: invalid size 1099511627776: want 1 to 2147483647"},
+		{"NewFunc(-1)", func() error { _, err := pool.NewFunc(-1, func(int) {}); return err }(), "pool: resize: invalid size -1: want 1 to 2147483647"},
+		{"Resize(0)", p.Resize(0), "resize: invalid size 0: want 1 to 2147483647"},
+		{"Resize(MaxSize+1)", p.Resize(resize.MaxSize + 1), "resize: invalid size 2147483648: want 1 to 2147483647"},
+		{"WithQueueSize(-1)", newErr(1, pool.WithQueueSize(-1)), "poolkit: invalid option: queue size -1: want 0 to 1048576"},
+		{"WithMaxWaiting(-1)", newErr(1, pool.WithMaxWaiting(-1)), "poolkit: invalid option: max waiting -1: want at least 0"},
+		{"WithIdleTimeout(-1s)", newErr(1, pool.WithIdleTimeout(-time.Second)), "poolkit: invalid option: idle timeout -1s: want at least 0"},
+		{"WithMinWorkers(-1)", newErr(1, pool.WithMinWorkers(-1)), "poolkit: invalid option: min workers -1: want 0 to the pool's size"},
+		{"WithMinWorkers(3) for 2", newErr(2, pool.WithMinWorkers(3)), "poolkit: invalid option: min workers 3: want 0 to 2, the pool's size"},
+		{"NewKeyed WithQueueSize(0)", keyedErr(pool.WithQueueSize(0)), "poolkit: invalid option: a key's queue size 0: want 1 to 1048576"},
+		{"NewKeyed WithBudget(0)", keyedErr(pool.WithBudget(0)), "poolkit: invalid option: budget 0: want at least 1"},
+		{"NewScheduler WithQueueSize(0)", schedErr(pool.WithQueueSize(0)), "poolkit: invalid option: a scheduler's queue size 0: want 1 to 1048576"},
+		{"NewScheduler WithMaxWait(-1s)", schedErr(pool.WithMaxWait(-time.Second)), "poolkit: invalid option: max wait -1s: want at least 0"},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("%s = %v, want %q", c.name, c.err, c.want)
+		}
+		if strings.HasPrefix(c.want, "poolkit: invalid option") != errors.Is(c.err, pool.ErrInvalidOption) ||
+			strings.Contains(c.want, "invalid size") != errors.Is(c.err, pool.ErrInvalidSize) {
+			t.Errorf("%s = %v, matches the wrong kind", c.name, c.err)
+		}
 	}
 }
 

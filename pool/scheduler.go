@@ -178,7 +178,7 @@ func NewScheduler(p *Pool, opts ...SchedulerOption) (*Scheduler, error) {
 func WithMaxWait(d time.Duration) SchedulerOption {
 	return schedulerOption(func(c *layerConfig) error {
 		if d < 0 {
-			return invalid("max wait %v is negative", d)
+			return invalid("max wait %v: want at least 0", d)
 		}
 		c.maxWait = d
 		return nil

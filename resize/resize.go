@@ -40,7 +40,7 @@ type Resizer interface {
 }
 
 // ErrInvalidSize is matched (with errors.Is) by the error a Resizer
-// returns for a size below 1.
+// returns for a size below 1 or above MaxSize.
 var ErrInvalidSize = errors.New("resize: invalid size")
 
 // ErrClosed is matched (with errors.Is) by the error a Resizer returns when
@@ -55,7 +55,8 @@ var ErrClosed = errors.New("resize: target closed")
 var ErrOverload = errors.New("resize: target overloaded")
 
 // Validate returns an error matching ErrInvalidSize when n is not a valid
-// capacity, and nil otherwise. Implementations call it first in Resize so
+// capacity (1 to MaxSize), and nil otherwise. The error's text names n and
+// the valid range. Implementations call it first in Resize so
 // that every Resizer rejects the same sizes with the same error.
 func Validate(n int) error {
 	if n < 1 || n > MaxSize {
@@ -67,13 +68,12 @@ func Validate(n int) error {
 // MaxSize is the largest capacity any poolkit Resizer accepts.
 const MaxSize = 1<<31 - 1
 
+// sizeError is Validate's error: it names the size and the valid range,
+// "resize: invalid size 0: want 1 to 2147483647".
 type sizeError struct{ n int }
 
 func (e *sizeError) Error() string {
-	if e.n < 1 {
-		return "resize: invalid size " + strconv.Itoa(e.n) + ": must be at least 1"
-	}
-	return "resize: invalid size " + strconv.Itoa(e.n) + ": must be at most 2147483647"
+	return "resize: invalid size " + strconv.Itoa(e.n) + ": want 1 to " + strconv.Itoa(MaxSize)
 }
 
 func (e *sizeError) Unwrap() error { return ErrInvalidSize }

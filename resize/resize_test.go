@@ -2,15 +2,15 @@ package resize_test
 
 import (
 	"errors"
-	"strings"
+	"fmt"
 	"testing"
 
 	"github.com/poolkit/poolkit/resize"
 )
 
 // TestValidate checks that every size outside [1, MaxSize] is rejected with
-// an error matching ErrInvalidSize that names the size, and that every size
-// inside is accepted.
+// an error matching ErrInvalidSize that names the size and the valid range,
+// and that every size inside is accepted.
 func TestValidate(t *testing.T) {
 	for _, n := range []int{-1 << 40, -1, 0, resize.MaxSize + 1} {
 		err := resize.Validate(n)
@@ -18,8 +18,8 @@ func TestValidate(t *testing.T) {
 			t.Errorf("Validate(%d) = %v, want ErrInvalidSize", n, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), "invalid size") {
-			t.Errorf("Validate(%d) message %q does not say what is wrong", n, err)
+		if want := fmt.Sprintf("resize: invalid size %d: want 1 to %d", n, resize.MaxSize); err.Error() != want {
+			t.Errorf("Validate(%d) message %q, want %q: the size and the valid range", n, err, want)
 		}
 	}
 	for _, n := range []int{1, 2, 1000, resize.MaxSize} {
