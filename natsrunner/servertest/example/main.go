@@ -3,7 +3,7 @@
 // Everything runs in-process: an embedded NATS server (no listener), a
 // stream, a durable pull consumer, 2000 messages, and the runner.
 //
-//	go run ./natsrunner/example
+//	go run ./natsrunner/servertest/example
 package main
 
 import (

@@ -1,4 +1,4 @@
-package natsrunner_test
+package servertest_test
 
 import (
 	"context"
