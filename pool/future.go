@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/poolkit/poolkit/internal/callback"
+	"github.com/poolkit/poolkit/internal/engine"
 )
 
 // Future is the pending result of a task submitted with SubmitResult or
@@ -26,13 +27,20 @@ type Future[T any] struct {
 
 // PanicError is the error a Future or a Group reports for a task that
 // panicked: Value is the value passed to panic, Stack the panicking
-// goroutine's stack. The panic still reaches the pool's panic handler. It
-// is the type actorpool.PanicError is too.
+// goroutine's stack. The panic is still counted in Stats.Panicked and passed
+// to the pool's panic handler, if WithPanicHandler set one; reported here,
+// it is not logged. It is the type actorpool.PanicError is too.
 type PanicError = callback.PanicError
 
 // SubmitResult submits fn to p, as Submit does, and returns a Future
 // for its result. When the submission fails, the error is returned, fn
 // never runs and the Future is nil.
+//
+// A panic in fn is the Future's to report: its Wait returns a
+// *PanicError. The pool counts the panic in Stats.Panicked and passes it to
+// a panic handler set with WithPanicHandler, which sees every panic, but
+// does not log it: the pool's logger gets only the panics no one else
+// reports.
 //
 // ctx bounds the task's whole wait, for room and then for a worker: if it
 // ends before a worker starts the task, the task never starts, and its
@@ -169,7 +177,7 @@ func newFuture[T any](p *Pool, fn func() (T, error)) *Future[T] {
 func (f *Future[T]) call() {
 	fn := f.fn
 	f.fn = nil // the Future may outlive the task by far: it does not keep fn's captures
-	guarded(func() (err error) {
+	guarded(&f.p.e, func() (err error) {
 		f.val, err = fn()
 		return err
 	}, f.finish)
@@ -250,11 +258,12 @@ func (f *Future[T]) Wait(ctx context.Context) (T, error) {
 	}
 }
 
-// guarded runs fn and passes its outcome to finish exactly once: fn's
-// error, a *PanicError if it panicked, or ErrGoexit if it called
-// runtime.Goexit. A panic then goes on, so that the pool counts it and its
-// handler sees it.
-func guarded(fn func() error, finish func(error)) {
+// guarded runs fn, a task of e, and passes its outcome to finish exactly
+// once: fn's error, a *PanicError if it panicked, or ErrGoexit if it
+// called runtime.Goexit. A panic then goes on, so that the pool counts it
+// and its handler, if one is set, sees it; marked reported, so that the
+// pool does not log what finish has reported to the task's caller.
+func guarded(e *engine.Engine[unit], fn func() error, finish func(error)) {
 	returned := false
 	defer func() {
 		if returned {
@@ -266,6 +275,7 @@ func guarded(fn func() error, finish func(error)) {
 			return
 		}
 		finish(&PanicError{Value: r, Stack: debug.Stack()})
+		e.PanicReported()
 		panic(r)
 	}()
 	err := fn()

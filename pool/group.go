@@ -11,6 +11,12 @@ import (
 // limit. Create one with Pool.Group; a zero Group has no pool: its Go
 // fails the group, and its Wait returns that error. A Group must not be
 // copied after first use, and is not reusable after Wait returns.
+//
+// A panic in a task of the group is the group's to report: it fails the
+// group with a *PanicError, which Wait returns. The pool counts the panic
+// in Stats.Panicked and passes it to a panic handler set with
+// WithPanicHandler, which sees every panic, but does not log it: the
+// pool's logger gets only the panics no one else reports.
 type Group struct {
 	p       *Pool
 	ctx     context.Context
@@ -52,8 +58,9 @@ func (g *Group) fail(err error) {
 // the submission fails (the pool is closed or overloaded, or the group's
 // context is done), the task does not run and the failure counts as the
 // task's error. Once the group's context is done, Go submits nothing more.
-// A task that panics fails the group with a *PanicError; the panic then
-// goes on to the pool's panic handler.
+// A task that panics fails the group with a *PanicError; the panic is
+// then counted, and goes on to the pool's panic handler if one is set,
+// but is not logged (see Group).
 func (g *Group) Go(task func() error) {
 	if task == nil {
 		g.fail(ErrNilTask)
@@ -70,7 +77,7 @@ func (g *Group) Go(task func() error) {
 	g.wg.Add(1)
 	g.pending.Add(1)
 	err := g.p.Submit(g.ctx, func() {
-		guarded(task, func(err error) {
+		guarded(&g.p.e, task, func(err error) {
 			if err != nil {
 				g.fail(err)
 			}

@@ -209,9 +209,12 @@ func WithMinWorkers(n int) Option {
 }
 
 // WithPanicHandler sets the function called, on the worker goroutine, with
-// the value of a task's panic. The worker goes on with the next task. When
-// no handler is set (or h is nil), the panic and its stack are logged.
-// Either way the panic is counted in Stats. A handler that panics in turn
+// the value of a task's panic. The worker goes on with the next task. The
+// handler sees every panic, those that a Future (SubmitResult, Schedule)
+// or a Group also reports to its Wait as a *PanicError included. When no
+// handler is set (or h is nil), the pool logs, with its stack (WithLogger),
+// each panic that no Future or Group reports, and only those: a reported
+// panic is not logged. Either way the panic is counted in Stats.Panicked. A handler that panics in turn
 // has its panic recovered and logged; one that calls runtime.Goexit ends
 // its worker's goroutine, which is replaced, as for a task that does.
 func WithPanicHandler(h func(any)) Option {
@@ -228,8 +231,8 @@ func WithTimings() Option {
 }
 
 // WithLogger sets the logger for the pool's own reports (a panic with no
-// handler, a panic handler that panics); the default is slog.Default() at
-// the time New is called. The pool calls it on a goroutine of its own: a
+// handler that no Future or Group reports to its Wait, a panic handler
+// that panics); the default is slog.Default() at the time New is called. The pool calls it on a goroutine of its own: a
 // handler that panics or calls runtime.Goexit loses its report and nothing
 // else. A nil logger is an error; use slog.DiscardHandler to silence the
 // pool.

@@ -3,6 +3,8 @@
 package pool_test
 
 import (
+	"errors"
+	"log/slog"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -113,4 +115,98 @@ func TestRunningDropsBeforePanicHandler(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestReportedPanicsAreNotLogged: a panic that a Future (SubmitResult,
+// Schedule) or a Group reports to its Wait is counted in Stats.Panicked
+// but not logged, whether its task ran on a worker of its own or in the
+// slot of a task waiting for it; a panic no one reports is still logged.
+// A panic handler set with WithPanicHandler sees every panic.
+func TestReportedPanicsAreNotLogged(t *testing.T) {
+	// reported makes its pool run four tasks that panic, each reported to
+	// its Wait: a SubmitResult, a Schedule, a Group's and a SubmitResult
+	// that a task of the pool waits for, running it in its own slot.
+	reported := func(t *testing.T, p *pool.Pool) {
+		t.Helper()
+		isPanic := func(what string, err error) {
+			t.Helper()
+			var pe *pool.PanicError
+			if !errors.As(err, &pe) || pe.Value != what {
+				t.Errorf("%s: Wait = %v, want a *PanicError of %q", what, err, what)
+			}
+		}
+		f, err := pool.SubmitResult(bg, p, func() (int, error) { panic("future") })
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.Wait(bg)
+		isPanic("future", err)
+
+		s, err := pool.NewScheduler(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf, err := pool.Schedule(bg, s, 0, func() (int, error) { panic("scheduled") })
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sf.Wait(bg)
+		isPanic("scheduled", err)
+
+		g, _ := p.Group(bg)
+		g.Go(func() error { panic("group") })
+		isPanic("group", g.Wait())
+
+		inside, err := pool.SubmitResult(bg, p, func() (error, error) {
+			f, err := pool.SubmitResult(bg, p, func() (int, error) { panic("helped") })
+			if err != nil {
+				return nil, err
+			}
+			_, err = f.Wait(bg) // a pool of one: it runs f's task in this slot
+			return err, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		helped, err := inside.Wait(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isPanic("helped", helped)
+	}
+
+	t.Run("default logging", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var logged atomic.Int32
+			p := mustNew(t, 1, pool.WithLogger(slog.New(countHandler{&logged})))
+			reported(t, p)
+			synctest.Wait()
+			if n, s := logged.Load(), p.Stats(); n != 0 || s.Panicked != 4 {
+				t.Errorf("after 4 reported panics: logged %d, Panicked %d; want 0, 4", n, s.Panicked)
+			}
+			if err := p.Submit(bg, func() { panic("unreported") }); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+			if n, s := logged.Load(), p.Stats(); n != 1 || s.Panicked != 5 {
+				t.Errorf("after a plain task's panic: logged %d, Panicked %d; want 1, 5", n, s.Panicked)
+			}
+		})
+	})
+
+	t.Run("panic handler", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var logged, handled atomic.Int32
+			p := mustNew(t, 1, pool.WithLogger(slog.New(countHandler{&logged})),
+				pool.WithPanicHandler(func(any) { handled.Add(1) }))
+			reported(t, p)
+			if err := p.Submit(bg, func() { panic("unreported") }); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+			if n, h, s := logged.Load(), handled.Load(), p.Stats(); n != 0 || h != 5 || s.Panicked != 5 {
+				t.Errorf("logged %d, handled %d, Panicked %d; want 0, 5, 5", n, h, s.Panicked)
+			}
+		})
+	})
 }

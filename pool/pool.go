@@ -14,9 +14,12 @@ import (
 // pool included (see "Calls from inside a task" in the package doc).
 //
 // A task that panics does not take down its worker or the process: the
-// panic is recovered, counted, and passed to the WithPanicHandler function
-// (by default, logged with its stack), and the worker goes on with the
-// next task. A task that calls runtime.Goexit ends its worker goroutine,
+// panic is recovered, counted in Stats.Panicked, and passed to the
+// WithPanicHandler function, and the worker goes on with the next task.
+// Without a handler, the pool logs only the panics no one else reports: a
+// panic that a Future (SubmitResult, Schedule) or a Group reports to its
+// Wait as a *PanicError is counted but not logged; any other is logged
+// with its stack (WithLogger). A task that calls runtime.Goexit ends its worker goroutine,
 // and a new one takes its place. Either way the pool keeps its capacity.
 type Pool struct {
 	e       engine.Engine[unit]

@@ -209,7 +209,8 @@ func (s *Scheduler) Submit(ctx context.Context, c Class, task func()) error {
 // task whose ctx ended before it started, ErrExpired for one that waited
 // longer than WithMaxWait, and ErrShed for one shed for a more urgent
 // task; fn then never runs. When the submission fails, the error is
-// returned, fn never runs and the Future is nil.
+// returned, fn never runs and the Future is nil. A panic in fn is the
+// Future's to report, counted but not logged, as for SubmitResult.
 func Schedule[T any](ctx context.Context, s *Scheduler, c Class, fn func() (T, error)) (*Future[T], error) {
 	if fn == nil {
 		return nil, ErrNilTask

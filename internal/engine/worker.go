@@ -39,6 +39,12 @@ type worker[E any] struct {
 	// handled says that the worker's last unit panicked and it is counted
 	// in e.handling; only its own goroutine reads or writes it.
 	handled bool
+	// reported says that the panic unwinding the worker's unit has been
+	// reported to a caller of its own (PanicReported): it is counted and
+	// given to the panic handler, but not logged. Set by the unit, taken
+	// by exec; only the worker's own goroutine reads or writes it. (It
+	// fills padding after handled: the fields below keep their offsets.)
+	reported bool
 
 	// leaving holds the panic of the worker's last unit, on an engine whose
 	// workers leave after a panic (config.leaveOnPanic): the worker leaves
@@ -295,6 +301,8 @@ func (e *Engine[E]) exec(w *worker[E], t unit[E]) {
 	}
 	defer func() {
 		r := recover()
+		reported := w.reported // this unit's, or a nested one's that recovered it
+		w.reported = false
 		if timed {
 			w.ended(start) // before the count: a caller that sees it completed sees it timed
 		}
@@ -306,10 +314,10 @@ func (e *Engine[E]) exec(w *worker[E], t unit[E]) {
 			// start at this one's end.
 			w.lastEnd = unknownEnd
 			if e.cfg.LeaveOnPanic && w.helping == 0 {
-				w.leaving = &leavingPanic{r} // handled once the worker has left (leave)
+				w.leaving = &leavingPanic{r, reported} // handled once the worker has left (leave)
 				return
 			}
-			e.handlePanic(r)
+			e.handlePanic(r, reported)
 		}
 	}()
 	if run := e.cfg.RunLocal; run != nil {
@@ -328,15 +336,12 @@ func (w *worker[E]) settle() {
 	}
 }
 
-// handlePanic passes a task's panic to the panic handler, or, without one,
-// to the logger. It runs in exec's deferred function, on the worker: a
-// panic handler that panics in turn is recovered and reported, one that
-// calls runtime.Goexit ends the worker's goroutine as a task's Goexit
-// does (the unit is already counted; loop replaces the goroutine), and
-// the logger cannot cut this short at all (report).
 // leavingPanic is the panic of a worker's last unit, kept for the panic
 // handler until the worker has left.
-type leavingPanic struct{ r any }
+type leavingPanic struct {
+	r        any
+	reported bool
+}
 
 // leave takes a worker whose unit panicked out of the pool, on an engine
 // whose workers leave after a panic (ants' do): it gives its slot back and
@@ -367,10 +372,18 @@ func (e *Engine[E]) leave(w *worker[E]) {
 	searcher.wakeUp()
 	p := w.leaving
 	w.leaving = nil
-	e.handlePanic(p.r)
+	e.handlePanic(p.r, p.reported)
 }
 
-func (e *Engine[E]) handlePanic(r any) {
+// handlePanic counts a task's panic and passes it to the panic handler,
+// or, without one, to the logger, unless the unit has reported it to a
+// caller of its own (PanicReported): that one only a handler sees. It
+// runs in exec's deferred function, on the worker: a panic handler that
+// panics in turn is recovered and reported, one that calls
+// runtime.Goexit ends the worker's goroutine as a task's Goexit does (the
+// unit is already counted; loop replaces the goroutine), and the logger
+// cannot cut this short at all (report).
+func (e *Engine[E]) handlePanic(r any, reported bool) {
 	e.panicked.Add(1)
 	if h := e.cfg.PanicHandler; h != nil {
 		if again := callHandler(h, r); again != nil {
@@ -378,7 +391,21 @@ func (e *Engine[E]) handlePanic(r any) {
 		}
 		return
 	}
-	e.report("pool: task panicked", r)
+	if !reported {
+		e.report("pool: task panicked", r)
+	}
+}
+
+// PanicReported, called by a unit of e just before it panics (or goes on
+// panicking) with a panic it has reported to a caller of its own (a
+// Future's Wait, a Group's), marks that panic reported: the engine counts
+// it and passes it to the panic handler, if one is set, but does not log
+// it. Called outside a unit of e it does nothing. It costs what Inside
+// does.
+func (e *Engine[E]) PanicReported() {
+	if w := e.callerWorker(); w != nil {
+		w.reported = true
+	}
 }
 
 // callHandler calls the panic handler h with r, and returns what h
