@@ -268,6 +268,134 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestTellAfterStop: Stop is a request that the actor's turn takes after
+// the message it is handling. Until then the actor has not stopped: a Tell
+// returns nil and its message, queued behind the stop, becomes a dead
+// letter (counted, passed to WithDeadLetters), an Ask's message too (the
+// Ask returns ErrStopped), and a second Stop returns nil. Once the actor
+// has stopped, Tell and Stop return ErrStopped, and the message is counted
+// as refused. No message told after Stop is handled, and none is lost.
+func TestTellAfterStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var dead []actorpool.DeadLetter
+		s := newSystem(t, actorpool.WithDeadLetters(func(d actorpool.DeadLetter) { dead = append(dead, d) }))
+		var handled []any
+		hold := make(chan struct{})
+		r := spawn(t, s, func(c *actorpool.Context, msg any) {
+			handled = append(handled, msg)
+			if msg == "hold" {
+				<-hold
+			}
+		})
+		tell(t, r, "hold")
+		synctest.Wait() // the actor's turn is handling "hold"
+		if err := r.Stop(); err != nil {
+			t.Fatalf("Stop = %v, want nil", err)
+		}
+		if err := r.Tell("after"); err != nil {
+			t.Errorf("Tell while the stop is pending = %v, want nil", err)
+		}
+		askErr := make(chan error, 1)
+		go func() { _, err := r.Ask(context.Background(), "ask"); askErr <- err }()
+		synctest.Wait()
+		if err := r.Stop(); err != nil {
+			t.Errorf("a second Stop while the first is pending = %v, want nil", err)
+		}
+		close(hold)
+		synctest.Wait()
+		if err := <-askErr; !errors.Is(err, actorpool.ErrStopped) {
+			t.Errorf("Ask while the stop is pending = %v, want ErrStopped", err)
+		}
+		if len(handled) != 1 || handled[0] != "hold" {
+			t.Errorf("handled %v, want only hold", handled)
+		}
+		if len(dead) != 2 || dead[0].Message != "after" || dead[1].Message != "ask" {
+			t.Fatalf("dead letters %+v, want after and ask", dead)
+		}
+		for _, d := range dead {
+			if d.To != r || !errors.Is(d.Reason, actorpool.ErrStopped) {
+				t.Errorf("dead letter %+v, want To %v and Reason ErrStopped", d, r)
+			}
+		}
+		if err := r.Tell("late"); !errors.Is(err, actorpool.ErrStopped) {
+			t.Errorf("Tell after the actor stopped = %v, want ErrStopped", err)
+		}
+		if err := r.Stop(); !errors.Is(err, actorpool.ErrStopped) {
+			t.Errorf("Stop after the actor stopped = %v, want ErrStopped", err)
+		}
+		if st := s.Stats(); st.DeadLetters != 2 || st.Refused != 1 || st.Actors != 0 {
+			t.Errorf("Stats = %+v, want 2 dead letters, 1 refused, no actor", st)
+		}
+	})
+}
+
+// TestTellAfterStopOfRouter: Stop on a router's Ref stops the router at
+// once: a Tell afterwards, and another Stop, return ErrStopped; a Priority
+// message, for the router's own actor, whose stop is pending, becomes a
+// dead letter.
+func TestTellAfterStopOfRouter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSystem(t)
+		rt, err := actorpool.NewRouter(s, 2, func() actorpool.Behavior {
+			return actorpool.BehaviorFunc(func(*actorpool.Context, any) { t.Error("a message told after Stop was handled") })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rt.Ref()
+		if err := r.Stop(); err != nil {
+			t.Fatalf("Stop = %v, want nil", err)
+		}
+		if err := r.Tell("after"); !errors.Is(err, actorpool.ErrStopped) {
+			t.Errorf("Tell after the router's Stop = %v, want ErrStopped", err)
+		}
+		if err := r.Tell(actorpool.Priority{Msg: "priority"}); err != nil {
+			t.Errorf("Tell(Priority) while the router's own stop is pending = %v, want nil", err)
+		}
+		if err := r.Stop(); !errors.Is(err, actorpool.ErrStopped) {
+			t.Errorf("a second Stop of the router = %v, want ErrStopped", err)
+		}
+		synctest.Wait()
+		if st := s.Stats(); st.DeadLetters != 1 || st.Refused != 1 || st.Actors != 0 {
+			t.Errorf("Stats = %+v, want 1 dead letter, 1 refused, no actor", st)
+		}
+	})
+}
+
+// TestTellAfterStopOfIdleActor: a Tell right after Stop of an idle actor
+// races with the turn that takes the stop. Either it returns nil and the
+// message becomes a dead letter, or it returns ErrStopped and the message
+// is refused; it is never handled, and never lost.
+func TestTellAfterStopOfIdleActor(t *testing.T) {
+	s := newSystem(t)
+	const n = 200
+	var handled atomic.Int32
+	var accepted, refused uint64
+	for range n {
+		r := spawn(t, s, func(*actorpool.Context, any) { handled.Add(1) })
+		if err := r.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		switch err := r.Tell("after"); {
+		case err == nil:
+			accepted++
+		case errors.Is(err, actorpool.ErrStopped):
+			refused++
+		default:
+			t.Fatalf("Tell after Stop = %v, want nil or ErrStopped", err)
+		}
+	}
+	deadline := time.Now().Add(failBound)
+	for s.Stats().Actors != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if st := s.Stats(); handled.Load() != 0 || st.DeadLetters != accepted || st.Refused != refused || st.Actors != 0 {
+		t.Errorf("handled %d; Stats = %+v; want none handled, %d dead letters, %d refused, no actor",
+			handled.Load(), st, accepted, refused)
+	}
+	t.Logf("%d of %d told while the stop was pending", accepted, n)
+}
+
 // TestInvalidValueMessages: the error for an invalid size or option value
 // names the value and the range of valid ones.
 func TestInvalidValueMessages(t *testing.T) {

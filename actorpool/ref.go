@@ -31,6 +31,13 @@ func (r Ref) String() string {
 // and ErrNilMessage for bad input; a refused message is counted and
 // nothing else happens. Messages told by one goroutine (or one actor) are
 // handled in the order told. Telling PoisonPill stops the actor.
+//
+// A Tell after Stop returns nil while the stop is pending (the actor's
+// turn has not taken it yet), and its message becomes a dead letter: the
+// stop is handled before every message queued, so a message told after
+// Stop is never handled. Once the actor has stopped, Tell returns
+// ErrStopped. A router's Ref refuses with ErrStopped as soon as Stop has
+// returned.
 func (r Ref) Tell(msg any) error { return r.send(envelope{msg: msg}) }
 
 // Ask tells msg to the actor and waits for the answer its handler gives
@@ -77,10 +84,21 @@ func (r Ref) Ask(ctx context.Context, msg any) (any, error) {
 	return a.sys.await(ctx, p, a)
 }
 
-// Stop makes the actor stop after the message it is handling, if any:
-// it is a system message, handled before every user message still queued,
-// which become dead letters. PostStop runs. Stop does not wait; stopping
-// an actor that has stopped returns ErrStopped.
+// Stop asks the actor to stop after the message it is handling, if any,
+// and returns without waiting. The stop is a system message, which the
+// actor's turn takes before every user message still queued: those become
+// dead letters (counted in Stats.DeadLetters and passed to
+// WithDeadLetters; an Ask waiting on one returns ErrStopped), and PostStop
+// runs. A router's worker hands them back to its router instead, while
+// the router runs (see Router).
+//
+// Until the turn takes the stop, the actor has not stopped: a Tell or an
+// Ask is still accepted, and its message becomes a dead letter, never
+// handled; another Stop returns nil. Once the actor has stopped, Tell, Ask
+// and Stop return ErrStopped. On a router's Ref, Stop stops the router at
+// once: from its return, Tell and Stop return ErrStopped (a Priority
+// message told meanwhile becomes a dead letter of the router's own
+// actor).
 func (r Ref) Stop() error {
 	if r.a == nil {
 		return ErrNilRef
