@@ -13,8 +13,9 @@ import (
 // several pools (an autoscaler, an adapter) matches one set.
 var (
 	// ErrClosed is returned by Submit, Invoke, Resize and WaitRoom once the
-	// pool is closed, and to submitters that were waiting when it closed.
-	// It matches resize.ErrClosed.
+	// pool is closed, and to submitters that were waiting when it closed;
+	// NewKeyed and NewScheduler return an error matching it for a closed
+	// pool. It matches resize.ErrClosed.
 	ErrClosed = engine.ErrClosed
 	// ErrOverload is returned by Submit and Invoke when the pool is
 	// saturated (every slot busy and the queue full) and the caller may

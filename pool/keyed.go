@@ -101,9 +101,12 @@ const DefaultBudget = 32
 // WithBudget, the tasks of a key one turn runs; WithQueueSize, the most
 // tasks of one key that may wait to start (1024 by default, at least 1);
 // and WithUnboundedQueue, no such limit. A nil p, or a nil or invalid
-// option, is an error matching ErrInvalidOption. A Keyed stays with its
-// pool (its ShutdownNow hands back the Keyed's tasks) for as long as the
-// pool lives: make one per key space, not one per request.
+// option, is an error matching ErrInvalidOption; a pool that Close,
+// Shutdown or ShutdownNow has closed is an error matching ErrClosed (a
+// Keyed made as the pool closes refuses its tasks with ErrClosed, as the
+// pool does). A Keyed stays with its pool (its ShutdownNow hands back the
+// Keyed's tasks) for as long as the pool lives: make one per key space,
+// not one per request.
 func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 	if p == nil {
 		return nil, invalid("NewKeyed: nil *Pool")
@@ -111,6 +114,9 @@ func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 	c, err := buildLayerConfig(opts, KeyedOption.applyKeyed)
 	if err != nil {
 		return nil, err
+	}
+	if p.e.Closed() {
+		return nil, fmt.Errorf("pool: NewKeyed: %w", ErrClosed)
 	}
 	kd := &Keyed[K]{p: p, budget: DefaultBudget, limit: c.queueSize, seed: maphash.MakeSeed()}
 	if c.budget > 0 {

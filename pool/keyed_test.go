@@ -757,6 +757,35 @@ func TestKeyedBadInput(t *testing.T) {
 	}
 }
 
+// TestLayersOnClosedPool: KEY-11, PRI-9. NewKeyed and NewScheduler on a
+// pool that Close, Shutdown or ShutdownNow has closed return an error
+// matching ErrClosed (and resize.ErrClosed), and no Keyed or Scheduler.
+func TestLayersOnClosedPool(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		close func(*pool.Pool)
+	}{
+		{"Close", (*pool.Pool).Close},
+		{"Shutdown", func(p *pool.Pool) {
+			if err := shutdownWithin(p, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"ShutdownNow", func(p *pool.Pool) { p.ShutdownNow() }},
+	} {
+		p := mustNew(t, 1)
+		c.close(p)
+		kd, err := pool.NewKeyed[int](p)
+		if kd != nil || !errors.Is(err, pool.ErrClosed) || !errors.Is(err, resize.ErrClosed) || err.Error() != "pool: NewKeyed: poolkit: closed" {
+			t.Errorf("after %s: NewKeyed returned a Keyed: %t, and %v; want none, and pool: NewKeyed: poolkit: closed", c.name, kd != nil, err)
+		}
+		s, err := pool.NewScheduler(p)
+		if s != nil || !errors.Is(err, pool.ErrClosed) || !errors.Is(err, resize.ErrClosed) || err.Error() != "pool: NewScheduler: poolkit: closed" {
+			t.Errorf("after %s: NewScheduler returned a Scheduler: %t, and %v; want none, and pool: NewScheduler: poolkit: closed", c.name, s != nil, err)
+		}
+	}
+}
+
 // TestKeyShardIsACacheLine: each shard of a Keyed has a cache line of its
 // own, so that two CPUs taking two shards' locks do not share one.
 func TestKeyShardIsACacheLine(t *testing.T) {

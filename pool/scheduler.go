@@ -156,9 +156,11 @@ func (*expiredError) Unwrap() error { return context.DeadlineExceeded }
 // default); WithQueueSize, the most of its tasks that may wait at once
 // (1024 by default, at least 1), beyond the room the pool's own queue
 // has; and WithUnboundedQueue, no limit but the pool's. A nil p, or a nil
-// or invalid option, is an error matching ErrInvalidOption. A Scheduler
-// stays with its pool for as long as the pool lives: make one per pool,
-// not one per request.
+// or invalid option, is an error matching ErrInvalidOption; a pool that
+// Close, Shutdown or ShutdownNow has closed is an error matching ErrClosed
+// (a Scheduler made as the pool closes refuses its tasks with ErrClosed,
+// as the pool does). A Scheduler stays with its pool for as long as the
+// pool lives: make one per pool, not one per request.
 func NewScheduler(p *Pool, opts ...SchedulerOption) (*Scheduler, error) {
 	if p == nil {
 		return nil, invalid("NewScheduler: nil *Pool")
@@ -166,6 +168,9 @@ func NewScheduler(p *Pool, opts ...SchedulerOption) (*Scheduler, error) {
 	c, err := buildLayerConfig(opts, SchedulerOption.applyScheduler)
 	if err != nil {
 		return nil, err
+	}
+	if p.e.Closed() {
+		return nil, fmt.Errorf("pool: NewScheduler: %w", ErrClosed)
 	}
 	s := &Scheduler{p: p, maxWait: c.maxWait, limit: c.queueSize}
 	p.layers.add(s)
