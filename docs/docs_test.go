@@ -334,3 +334,30 @@ func paragraphs(text string) []paragraph {
 	flush()
 	return out
 }
+
+// TestPrereleaseLines: the README's lines for using poolkit before a
+// release are the blocks of .ci/prerelease-lines.txt, which CI runs as
+// they are.
+func TestPrereleaseLines(t *testing.T) {
+	blocks := map[string]string{}
+	name := ""
+	for _, l := range strings.Split(read(t, ".ci/prerelease-lines.txt"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]"):
+			name = strings.Trim(l, "[]")
+		case name != "" && strings.TrimSpace(l) != "":
+			blocks[name] += l + "\n"
+		}
+	}
+	if len(blocks) == 0 {
+		t.Fatal(".ci/prerelease-lines.txt has no blocks")
+	}
+	readme := read(t, "README.md")
+	_, install, _ := strings.Cut(readme, "## Install\n")
+	install, _, _ = strings.Cut(install, "\n## ")
+	for name, want := range blocks {
+		if !strings.Contains(install, "```sh\n"+want+"```\n") {
+			t.Errorf("README.md's Install section lacks the %s block of .ci/prerelease-lines.txt as it stands:\n%s", name, want)
+		}
+	}
+}
