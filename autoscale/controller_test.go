@@ -31,10 +31,14 @@ func TestNewRejectsBadInput(t *testing.T) {
 	}
 	for _, o := range []autoscale.Option{nil, autoscale.WithMin(0), autoscale.WithMax(-1), autoscale.WithTick(0),
 		autoscale.WithUtilization(1.5), autoscale.WithTargetWait(-1), autoscale.WithStabilization(-1), autoscale.WithLogSize(0),
-		autoscale.WithLogger(nil)} {
+		autoscale.WithLogger(nil), autoscale.WithMax(resize.MaxSize + 1)} {
 		if _, err := autoscale.New(p, o); !errors.Is(err, autoscale.ErrInvalidOption) {
 			t.Errorf("New with a bad option = %v, want ErrInvalidOption", err)
 		}
+	}
+	// The error names the value and the range it must be in.
+	if _, err := autoscale.New(p, autoscale.WithMax(0)); err == nil || !strings.Contains(err.Error(), "max 0: want 1 to ") {
+		t.Errorf("New(WithMax(0)) = %v, want an error that names 0 and the range", err)
 	}
 	if _, err := autoscale.New(p, autoscale.WithMin(5), autoscale.WithMax(2)); !errors.Is(err, autoscale.ErrInvalidOption) {
 		t.Errorf("New(min 5, max 2) = %v, want ErrInvalidOption", err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/poolkit/poolkit/resize"
 )
 
 // Option configures a Controller. Options are applied in order; when two
@@ -55,8 +57,8 @@ func invalid(format string, args ...any) error {
 // called: New reports it.
 func WithMin(n int) Option {
 	return func(c *config) error {
-		if n < 1 {
-			return invalid("min %d is below 1", n)
+		if n < 1 || n > resize.MaxSize {
+			return invalid("min %d: want 1 to %d", n, resize.MaxSize)
 		}
 		c.min = n
 		return nil
@@ -70,8 +72,8 @@ func WithMin(n int) Option {
 // to be CPU-bound is held below ceil(1.5 × GOMAXPROCS) whatever this says.
 func WithMax(n int) Option {
 	return func(c *config) error {
-		if n < 1 {
-			return invalid("max %d is below 1", n)
+		if n < 1 || n > resize.MaxSize {
+			return invalid("max %d: want 1 to %d", n, resize.MaxSize)
 		}
 		c.max = n
 		return nil
@@ -83,7 +85,7 @@ func WithMax(n int) Option {
 func WithTick(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
-			return invalid("tick %v is not positive", d)
+			return invalid("tick %v: want more than 0", d)
 		}
 		c.tick = d
 		return nil
@@ -99,7 +101,7 @@ func WithTick(d time.Duration) Option {
 func WithTargetWait(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
-			return invalid("target wait %v is negative", d)
+			return invalid("target wait %v: want at least 0", d)
 		}
 		c.targetWait = d
 		return nil
@@ -114,7 +116,7 @@ func WithTargetWait(d time.Duration) Option {
 func WithUtilization(u float64) Option {
 	return func(c *config) error {
 		if !(u > 0 && u <= 1) {
-			return invalid("utilization %v is not in (0, 1]", u)
+			return invalid("utilization %v: want more than 0 and at most 1", u)
 		}
 		c.utilization = u
 		return nil
@@ -129,7 +131,7 @@ func WithUtilization(u float64) Option {
 func WithStabilization(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
-			return invalid("stabilization %v is negative", d)
+			return invalid("stabilization %v: want at least 0", d)
 		}
 		c.stabilization = d
 		return nil
@@ -140,7 +142,7 @@ func WithStabilization(d time.Duration) Option {
 func WithLogSize(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return invalid("log size %d is below 1", n)
+			return invalid("log size %d: want at least 1", n)
 		}
 		c.logSize = n
 		return nil
