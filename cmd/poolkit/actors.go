@@ -164,8 +164,9 @@ func runActors(c config, root string, prog progress, stdout io.Writer) (*actorsO
 		total += g.time
 	}
 	total *= time.Duration(rounds)
-	// The build is not in the estimate: the first one fetches and
-	// compiles protoactor-go and GoAkt, which takes minutes.
+	// The run's estimate has the build's time, as the build cache stood
+	// at the start (see buildTimes): the first one fetches and compiles
+	// protoactor-go and GoAkt, which takes minutes.
 	prog.Building("bench/actors (a first build fetches and compiles protoactor-go and GoAkt: minutes)")
 	build := exec.Command("go", "test", "-c", "-o", bin, ".")
 	build.Dir = dir

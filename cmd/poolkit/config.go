@@ -37,6 +37,15 @@ both sides with its spread, their ratio and the p-value of the difference, as be
 go to -out as compare-base.txt and compare-tree.txt. Its figures need an idle machine.
 `
 
+// timesNote says what the times the command tells include.
+func timesNote() string {
+	return fmt.Sprintf(`Before it starts, poolkit says how long the run will take, builds included: it asks the go command
+(offline) what the build cache lacks of the test binaries it will build; a first build of the actor
+benchmarks takes %s more. While it runs, every line gives the whole run's share done and
+one time left, for every stage to come, which moves smoothly; a stage's own share is labelled as such.
+`, minutes(firstActorsBuild))
+}
+
 // exitNote says what the exit status means, and why a go run user sees
 // another one.
 const exitNote = `Exit status: 0; 1 when a stage could not run or one of poolkit's own runs failed; 2 for a bad command
@@ -143,7 +152,8 @@ func writeUsage(w io.Writer, name, command string) {
 		about, args := d.about, "[flags] "+d.name
 		switch d.name {
 		case "report":
-			about, args = fmt.Sprintf("%s (about %s on 2 cores)", about, minutes(quick.estimate())), "[flags] [report]"
+			about, args = fmt.Sprintf("%s (%s on 2 cores once built, %s more on a first run)", about,
+				minutes(quick.estimate()), minutes(firstActorsBuild)), "[flags] [report]"
 		case "help":
 			args = "help [command]"
 		}
@@ -155,7 +165,7 @@ func writeUsage(w io.Writer, name, command string) {
 	fmt.Fprintf(w, "\nFlags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
-	fmt.Fprintf(w, "\nThe full report takes about %s.\n%s", minutes(full.estimate()), exitNote)
+	fmt.Fprintf(w, "\nThe full report takes %s, once built.\n\n%s\n%s", minutes(full.estimate()), timesNote(), exitNote)
 }
 
 // writeCommandUsage writes one command's usage: what it does, how long it
@@ -170,8 +180,11 @@ func writeCommandUsage(w io.Writer, fs *flag.FlagSet, name, command string) {
 	case "compare":
 		fmt.Fprintf(w, "\n"+compareAbout, compareRounds)
 	default:
-		fmt.Fprintf(w, "It takes about %s on 2 cores once built, about %s with -full.\n",
+		fmt.Fprintf(w, "It takes %s on 2 cores once built, %s with -full.\n",
 			minutes(quick.estimate()), minutes(full.estimate()))
+		if _, ok := stageBuilds[command]; ok || command == "report" {
+			fmt.Fprint(w, timesNote())
+		}
 	}
 	if command != "bench" {
 		fmt.Fprintf(w, "It runs the go command: run it from a clone of poolkit's repository.\n")

@@ -97,14 +97,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.full {
 		mode = "full"
 	}
+	var plan []stagePlan
 	if c.command == "compare" {
 		// Its time depends on the benchmarks it finds: it says once it has
 		// built them.
 		fmt.Fprintf(stdout, "poolkit compare: bench/hotpath at %s against the working tree; raw results go to %s/\n",
 			c.compare.base, c.out)
 	} else {
-		fmt.Fprintf(stdout, "poolkit %s (%s): takes about %s on a 2-core machine once built; results go to %s/\n",
-			c.command, mode, minutes(c.estimate()), c.out)
+		plan = c.plan(c.buildTimes(root))
+		fmt.Fprintf(stdout, "poolkit %s (%s): takes %s on this machine%s; results go to %s/\n",
+			c.command, mode, minutes(planned(plan)), buildNote(plan), c.out)
 	}
 	if !c.full && c.command == "report" {
 		fmt.Fprintln(stdout, "Runs the benchmarks (pools and actors), the conformance matrix and the autoscaler scenarios; "+
@@ -112,6 +114,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	start := time.Now()
+	est := newRunEstimate(start, plan)
 	var o outcomes
 	fail := func(stage string, err error) {
 		msg := fmt.Sprintf("%s: %v", stage, err)
@@ -121,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, stage := range c.stages() {
 		// The stage's progress is its clock: the time it prints at the end
 		// is the time the report shows.
-		prog := newProgress(stage, c.plain, stdout, start)
+		prog := newProgress(stage, c.plain, stdout, est)
 		switch stage {
 		case "bench":
 			if o.bench, err = runBench(c, prog, stdout); err != nil {
@@ -192,10 +195,44 @@ type outcomes struct {
 	elapsed time.Duration
 }
 
-// minutes says roughly how long d is, for people.
-func minutes(d time.Duration) string {
-	if m := int(d.Round(time.Minute) / time.Minute); m > 1 {
-		return fmt.Sprintf("%d minutes", m)
+// buildNote says what the banner's time holds of the builds in plan:
+// ", builds included", with the builds that the build cache lacks.
+func buildNote(plan []stagePlan) string {
+	var cold []string
+	builds := false
+	for _, p := range plan {
+		if _, ok := stageBuilds[p.stage]; !ok {
+			continue
+		}
+		builds = true
+		if p.build >= coldBuild {
+			cold = append(cold, fmt.Sprintf("%s to build %s", formatTime(p.build.Round(10*time.Second)), buildWhat[p.stage]))
+		}
 	}
-	return "a minute"
+	switch {
+	case !builds:
+		return ""
+	case len(cold) == 0:
+		return ", builds included (all in the build cache)"
+	}
+	return fmt.Sprintf(", builds included (%s, not in the build cache yet)", strings.Join(cold, ", "))
+}
+
+// buildWhat names what each stage builds, for people.
+var buildWhat = map[string]string{
+	"actors":    "the actor benchmarks",
+	"spec":      "the conformance suite",
+	"autoscale": "the autoscaler scenarios",
+}
+
+// minutes says roughly how long d is, for people: "about 4 minutes",
+// "under a minute".
+func minutes(d time.Duration) string {
+	switch m := int(d.Round(time.Minute) / time.Minute); {
+	case m > 1:
+		return fmt.Sprintf("about %d minutes", m)
+	case d < 45*time.Second:
+		return "under a minute"
+	}
+	return "about a minute"
 }

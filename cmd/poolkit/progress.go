@@ -67,23 +67,23 @@ const tick = time.Second
 
 // newProgress shows the stage on a bar when stdout and stderr are
 // terminals and plain was not asked for, else in plain lines on out;
-// run is when the whole run started.
-func newProgress(stage string, plain bool, out io.Writer, run time.Time) progress {
+// est follows the whole run, which started at est.start.
+func newProgress(stage string, plain bool, out io.Writer, est *runEstimate) progress {
 	var s screen
 	if !plain && isTerminal(os.Stdout) && isTerminal(os.Stderr) {
 		s = &barScreen{}
 	} else {
 		s = &plainScreen{out: out, every: 10 * time.Second}
 	}
-	return newStageProgress(stage, s, out, run)
+	return newStageProgress(stage, s, out, est)
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // screen is where a stage's progress is shown.
 type screen interface {
-	// show shows the stage's state: line describes it, and done of total
-	// is its share done (for a bar). now says that the state changed in a
+	// show shows the state: line describes it, and done of total is the
+	// run's share done (for a bar). now says that the state changed in a
 	// way worth a line of its own.
 	show(line string, done, total time.Duration, now bool)
 	// close takes the display away.
@@ -97,8 +97,10 @@ type stageProgress struct {
 	stage  string
 	screen screen
 	out    io.Writer // where the stage's time is said at the end
-	// run is the run's start; start, work and end the stage's start, the
-	// start of its work (after any build) and its end.
+	// est follows the whole run; run is the run's start.
+	est *runEstimate
+	// start, work and end are the stage's start, the start of its work
+	// (after any build) and its end.
 	run, start, work, end time.Time
 	// building is what is being built since buildFrom, "" when nothing is;
 	// build sums the time spent building.
@@ -113,9 +115,11 @@ type stageProgress struct {
 	stop, stopped chan struct{}
 }
 
-func newStageProgress(stage string, s screen, out io.Writer, run time.Time) *stageProgress {
+// newStageProgress starts the stage now, in the run that est follows.
+func newStageProgress(stage string, s screen, out io.Writer, est *runEstimate) *stageProgress {
 	now := time.Now()
-	return &stageProgress{stage: stage, screen: s, out: out, run: run, start: now, work: now}
+	est.begin(stage, now)
+	return &stageProgress{stage: stage, screen: s, out: out, est: est, run: est.start, start: now, work: now}
 }
 
 func (p *stageProgress) Building(what string) {
@@ -125,6 +129,7 @@ func (p *stageProgress) Building(what string) {
 		return
 	}
 	p.building, p.buildFrom = what, time.Now()
+	p.est.building(p.stage, p.buildFrom)
 	p.startTicker()
 	p.showLocked(true)
 }
@@ -138,7 +143,9 @@ func (p *stageProgress) Built() {
 	now := time.Now()
 	took := now.Sub(p.buildFrom)
 	p.build += took
-	p.screen.show(fmt.Sprintf("%sbuilt in %s", p.prefix(now), formatTime(took)), 0, p.total, true)
+	p.est.built(p.stage, now)
+	done, total := p.runShare(now)
+	p.screen.show(fmt.Sprintf("%sbuilt in %s", p.prefix(now), formatTime(took)), done, total, true)
 	p.building, p.work = "", now
 }
 
@@ -149,6 +156,7 @@ func (p *stageProgress) Update(done, total time.Duration, what string) {
 		return
 	}
 	p.updated, p.done, p.total, p.what = true, done, total, what
+	p.est.update(p.stage, done, total, time.Now())
 	p.startTicker()
 	p.showLocked(false)
 }
@@ -173,6 +181,7 @@ func (p *stageProgress) Finish() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.est.finish(p.stage, p.end)
 	p.screen.close()
 	fmt.Fprintf(p.out, "%stook %s\n", p.prefix(p.end), p.tookLocked())
 }
@@ -225,43 +234,60 @@ func (p *stageProgress) showLocked(news bool) {
 	}
 }
 
-// prefix starts every line: the run's clock and the stage.
+// prefix starts the lines of the stage's own events: the run's clock and
+// the stage.
 func (p *stageProgress) prefix(now time.Time) string {
 	return fmt.Sprintf("[%s] %s: ", clock(now.Sub(p.run)), p.stage)
 }
 
-// status describes the stage as of now, and the share of it done for a
-// bar: while it builds, the build's time; when it can tell its share done,
-// that share with the time left at the pace so far; else its time against
-// the expected total (the bar moves with the time, short of its end).
+// runShare is the run's share done for a bar, in milliseconds of
+// expected time.
+func (p *stageProgress) runShare(now time.Time) (done, total time.Duration) {
+	share, _, ok := p.est.status(now)
+	if !ok {
+		return 0, 0
+	}
+	return time.Duration(share * float64(time.Hour)), time.Hour
+}
+
+// status describes the run and the stage as of now, with the run's share
+// done for a bar. The run's part comes first: its share done and its
+// time left, one figure for every stage to come, builds included (see
+// runEstimate). The stage's part follows: while it builds, the build's
+// time; when it can tell its share done, that share, labelled as the
+// stage's; else its time against its expected time.
 func (p *stageProgress) status(now time.Time) (line string, done, total time.Duration) {
-	if p.building != "" {
-		return fmt.Sprintf("%sbuilding %s, %s so far", p.prefix(now), p.building, clock(now.Sub(p.buildFrom))), 0, p.total
-	}
-	if !p.updated {
-		return "", 0, 0
-	}
-	elapsed := now.Sub(p.work)
-	done, total = p.done, p.total
 	var s string
-	switch {
-	case total <= 0:
+	switch elapsed := now.Sub(p.work); {
+	case p.building != "":
+		s = fmt.Sprintf("building %s, %s so far", p.building, clock(now.Sub(p.buildFrom)))
+	case !p.updated:
+		return "", 0, 0
+	case p.total <= 0:
 		s = fmt.Sprintf("%s so far", clock(elapsed))
-	case done < 0:
-		s = fmt.Sprintf("%s of about %s", clock(elapsed), clock(total))
-		done = min(elapsed, total*99/100)
+	case p.done < 0:
+		s = fmt.Sprintf("%s of about %s", clock(elapsed), clock(p.total))
 	default:
-		done = min(done, total)
-		left := total - done
-		if done > 0 {
-			left = time.Duration(float64(elapsed) * float64(total-done) / float64(done))
-		}
-		s = fmt.Sprintf("%3.0f%%, about %s left", 100*float64(done)/float64(total), clock(left))
+		s = fmt.Sprintf("%.0f%% of the stage", 100*float64(min(p.done, p.total))/float64(p.total))
 	}
-	if p.what != "" {
+	if p.what != "" && p.building == "" {
 		s += "; now: " + p.what
 	}
-	return p.prefix(now) + s, done, total
+	run := ""
+	if share, left, ok := p.est.status(now); ok {
+		// Rounded down: 100% is the end.
+		run = fmt.Sprintf("%d%% of the run done, %s | ", int(100*share), timeLeft(left))
+		done, total = time.Duration(share*float64(time.Hour)), time.Hour
+	}
+	return fmt.Sprintf("[%s] %s%s: %s", clock(now.Sub(p.run)), run, p.stage, s), done, total
+}
+
+// timeLeft says the run's time left.
+func timeLeft(d time.Duration) string {
+	if d < 5*time.Second {
+		return "a few seconds left"
+	}
+	return "about " + clock(d) + " left"
 }
 
 // clock is a time on the progress lines, to the second: the lines tell

@@ -68,36 +68,45 @@ func TestBenchProgressInTime(t *testing.T) {
 }
 
 // TestPlainProgress: while a stage builds, a line says what it builds
-// every period; then the lines give the share of the expected time done
-// and the time left at the pace since the build; each starts with the
-// run's clock; and the end says how long the stage took, build included,
+// every period; then the lines give the whole run's share done and time
+// left, and the stage's own share, labelled; each starts with the run's
+// clock; and the end says how long the stage took, build included,
 // which is what the stage reports.
 func TestPlainProgress(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var out strings.Builder
-		run := time.Now().Add(-90 * time.Second) // an earlier stage took 90 s
-		p := newStageProgress("actors", &plainScreen{out: &out, every: 10 * time.Second}, &out, run)
+		// An earlier stage took the 90 s expected of it; the actors stage
+		// is expected to build for 30 s and work for 100 s.
+		run := time.Now()
+		est := newRunEstimate(run, []stagePlan{{"bench", 0, 90 * time.Second}, {"actors", 30 * time.Second, 100 * time.Second}})
+		est.begin("bench", run)
+		time.Sleep(90 * time.Second)
+		est.finish("bench", time.Now())
+		p := newStageProgress("actors", &plainScreen{out: &out, every: 10 * time.Second}, &out, est)
 		p.Building("bench/actors")
 		time.Sleep(25200 * time.Millisecond)
 		p.Built()
 		p.Update(0, 100*time.Second, "round 1/3: A") // within the period: no line of its own
 		time.Sleep(15 * time.Second)
-		// Half the expected work done in 15 s: 15 s left at this pace.
+		// Half the expected work done in 15 s.
 		p.Update(50*time.Second, 100*time.Second, "round 2/3: B")
 		time.Sleep(10 * time.Second)
 		p.Finish()
 		p.Finish() // once only
-		want := "[1m30s] actors: building bench/actors, 0s so far\n" +
-			"[1m40s] actors: building bench/actors, 10s so far\n" +
-			"[1m50s] actors: building bench/actors, 20s so far\n" +
+		// 220 s expected in all: the run's share counts the build's
+		// expected 30 s once it ended early, and the time left goes at the
+		// clock's pace at most.
+		want := "[1m30s] 40% of the run done, about 2m10s left | actors: building bench/actors, 0s so far\n" +
+			"[1m40s] 45% of the run done, about 2m0s left | actors: building bench/actors, 10s so far\n" +
+			"[1m50s] 50% of the run done, about 1m50s left | actors: building bench/actors, 20s so far\n" +
 			"[1m55s] actors: built in 25.2s\n" +
-			"[2m6s] actors:   0%, about 1m40s left; now: round 1/3: A\n" +
-			"[2m16s] actors:  50%, about 21s left; now: round 2/3: B\n" +
+			"[2m6s] 54% of the run done, about 1m43s left | actors: 0% of the stage; now: round 1/3: A\n" +
+			"[2m16s] 77% of the run done, about 1m25s left | actors: 50% of the stage; now: round 2/3: B\n" +
 			"[2m20s] actors: took 50.2s (building 25.2s)\n"
 		if out.String() != want {
 			t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 		}
-		if got := p.Took(); got != (stageTime{"actors", 50200 * time.Millisecond, 25200 * time.Millisecond}) {
+		if got := p.Took(); got != (stageTime{Stage: "actors", Total: 50200 * time.Millisecond, Build: 25200 * time.Millisecond}) {
 			t.Errorf("Took() = %+v", got)
 		}
 	})
@@ -108,9 +117,9 @@ func TestPlainProgress(t *testing.T) {
 func TestClockOnlyGrows(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var out strings.Builder
-		run := time.Now()
+		est := newRunEstimate(time.Now(), nil)
 		for _, stage := range []string{"bench", "actors", "spec"} {
-			p := newStageProgress(stage, &plainScreen{out: &out, every: 10 * time.Second}, &out, run)
+			p := newStageProgress(stage, &plainScreen{out: &out, every: 10 * time.Second}, &out, est)
 			p.Building(stage + "'s tests")
 			time.Sleep(12 * time.Second)
 			p.Built()
@@ -136,16 +145,24 @@ func TestClockOnlyGrows(t *testing.T) {
 }
 
 // TestStatusWithoutShare: a stage that cannot tell its share done (a test
-// suite) shows its time against the expected, also once past it.
+// suite) shows its time against the expected, also once past it; the
+// run's time left is then what remains of it at the run's pace, and once
+// past it, it holds still rather than grow.
 func TestStatusWithoutShare(t *testing.T) {
 	t0 := time.Now()
-	p := &stageProgress{stage: "spec", run: t0.Add(-time.Minute), work: t0, updated: true, done: -1, total: 35 * time.Second, what: "TestX"}
+	run := t0.Add(-time.Minute)
+	est := newRunEstimate(run, []stagePlan{{"bench", 0, time.Minute}, {"spec", 0, 35 * time.Second}})
+	est.begin("bench", run)
+	est.finish("bench", t0)
+	est.begin("spec", t0)
+	est.update("spec", -1, 35*time.Second, t0)
+	p := &stageProgress{stage: "spec", est: est, run: run, work: t0, updated: true, done: -1, total: 35 * time.Second, what: "TestX"}
 	for _, c := range []struct {
 		elapsed time.Duration
 		want    string
 	}{
-		{20 * time.Second, "[1m20s] spec: 20s of about 35s; now: TestX"},
-		{70 * time.Second, "[2m10s] spec: 1m10s of about 35s; now: TestX"},
+		{20 * time.Second, "[1m20s] 84% of the run done, about 15s left | spec: 20s of about 35s; now: TestX"},
+		{70 * time.Second, "[2m10s] 99% of the run done, a few seconds left | spec: 1m10s of about 35s; now: TestX"},
 	} {
 		if got, _, _ := p.status(t0.Add(c.elapsed)); got != c.want {
 			t.Errorf("status after %v = %q, want %q", c.elapsed, got, c.want)
@@ -160,11 +177,12 @@ func TestStageTimesAgree(t *testing.T) {
 	var o outcomes
 	synctest.Test(t, func(t *testing.T) {
 		run := time.Now()
+		est := newRunEstimate(run, nil)
 		for _, st := range []struct {
 			stage        string
 			build, total time.Duration
 		}{{"bench", 0, 92 * time.Second}, {"actors", 137 * time.Second, 176 * time.Second}, {"spec", 0, 39 * time.Second}} {
-			p := newStageProgress(st.stage, &plainScreen{out: io.Discard, every: time.Hour}, &terminal, run)
+			p := newStageProgress(st.stage, &plainScreen{out: io.Discard, every: time.Hour}, &terminal, est)
 			if st.build > 0 {
 				p.Building("it")
 				time.Sleep(st.build)

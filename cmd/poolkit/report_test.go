@@ -415,8 +415,8 @@ func TestReportSmoke(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, stderr.String(), stdout.String())
 	}
-	if !strings.Contains(stdout.String(), "takes about") {
-		t.Errorf("the quick report does not say up front how long it takes:\n%s", stdout.String())
+	if !strings.Contains(stdout.String(), "takes about") || !strings.Contains(stdout.String(), "builds included") {
+		t.Errorf("the quick report does not say up front how long it takes, builds included:\n%s", stdout.String())
 	}
 	checkReport(t, out, "bench", "actors", "spec", "autoscale", "TinyTasks", "ResizeGrow")
 	got, err := os.ReadFile(readme)
