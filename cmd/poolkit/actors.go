@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -150,8 +150,9 @@ type actorsOutcome struct {
 }
 
 // runActors builds the actor benchmarks from the source tree at root and
-// runs them in rounds.
-func runActors(c config, root string, prog progress, stdout io.Writer) (*actorsOutcome, error) {
+// runs them in rounds. The cancelling of ctx stops the build or the
+// benchmarks, and runActors returns its error.
+func runActors(ctx context.Context, c config, root string, prog progress, stdout io.Writer) (*actorsOutcome, error) {
 	dir := filepath.Join(root, "bench", "actors")
 	bin, err := filepath.Abs(filepath.Join(c.out, "actors.test"))
 	if err != nil {
@@ -168,13 +169,16 @@ func runActors(c config, root string, prog progress, stdout io.Writer) (*actorsO
 	// at the start (see buildTimes): the first one fetches and compiles
 	// protoactor-go and GoAkt, which takes minutes.
 	prog.Building("bench/actors (a first build fetches and compiles protoactor-go and GoAkt: minutes)")
-	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build := command(ctx, "go", "test", "-c", "-o", bin, ".")
 	build.Dir = dir
+	defer os.Remove(bin) // also what an interrupted build left
 	if out, err := build.CombinedOutput(); err != nil {
 		prog.Finish()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("building bench/actors: %v\n%s", err, out)
 	}
-	defer os.Remove(bin)
 	prog.Built()
 	var raw bytes.Buffer
 	outs := make([][]byte, 0, rounds)
@@ -183,12 +187,15 @@ func runActors(c config, root string, prog progress, stdout io.Writer) (*actorsO
 		var out bytes.Buffer
 		for _, g := range groups {
 			prog.Update(done, total, fmt.Sprintf("round %d/%d: %s", r+1, rounds, g.pattern))
-			cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", g.pattern, "-test.benchtime", g.benchtime, "-test.timeout", "30m")
+			cmd := command(ctx, bin, "-test.run", "^$", "-test.bench", g.pattern, "-test.benchtime", g.benchtime, "-test.timeout", "30m")
 			cmd.Dir = dir
 			var stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &stderr
 			if err := cmd.Run(); err != nil {
 				prog.Finish()
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				return nil, fmt.Errorf("round %d, %s: %v\n%s%s", r+1, g.pattern, err, lastLines(out.String(), 20), stderr.String())
 			}
 			done += g.time

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,11 +23,30 @@ type benchOutcome struct {
 }
 
 // runBench runs the comparison, prints its tables and writes the raw
-// results and one chart per workload into c.out.
-func runBench(c config, prog progress, stdout io.Writer) (*benchOutcome, error) {
+// results and one chart per workload into c.out. The cancelling of ctx
+// stops it at once: the comparison runs in this process and cannot be
+// stopped midway, so it is left to run, unheeded, until the program
+// exits.
+func runBench(ctx context.Context, c config, prog progress, stdout io.Writer) (*benchOutcome, error) {
 	opts := c.benchOptions()
 	opts.Progress = benchProgress(prog, c.full)
-	res, err := bench.Compare(opts)
+	type compared struct {
+		res *bench.Results
+		err error
+	}
+	done := make(chan compared, 1)
+	go func() {
+		res, err := bench.Compare(opts)
+		done <- compared{res, err}
+	}()
+	var res *bench.Results
+	var err error
+	select {
+	case r := <-done:
+		res, err = r.res, r.err
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
 	prog.Finish()
 	if err != nil {
 		return nil, err
@@ -82,10 +102,10 @@ type specOutcome struct {
 
 // runSpec runs the conformance suite over every implementation, which
 // writes its report as JSON, and prints the matrix.
-func runSpec(c config, root string, prog progress, stdout io.Writer) (*specOutcome, error) {
+func runSpec(ctx context.Context, c config, root string, prog progress, stdout io.Writer) (*specOutcome, error) {
 	js := absPath(filepath.Join(c.out, "matrix.json"))
 	_ = os.Remove(js)
-	passed, tail, err := goTest(filepath.Join(root, "compat"), "compat", ".",
+	passed, tail, err := goTest(ctx, filepath.Join(root, "compat"), "compat", ".",
 		[]string{"-run", "^(TestConformance|TestMatrixUpToDate)$"},
 		[]string{"-matrix-json", js}, prog, c.stageTime("spec"))
 	if err != nil {
@@ -116,11 +136,16 @@ type autoscaleOutcome struct {
 // runAutoscale runs the I/O scenarios in fake time (seconds) and, with
 // -full, the real-time ones (CPU-bound work, and I/O beside busy CPUs) in real time (about 16 minutes); the tests
 // write their results as JSON and draw a plot per scenario.
-func runAutoscale(c config, root string, prog progress, stdout io.Writer) (*autoscaleOutcome, error) {
+func runAutoscale(ctx context.Context, c config, root string, prog progress, stdout io.Writer) (o *autoscaleOutcome, err error) {
 	plots := absPath(filepath.Join(c.out, "autoscale"))
 	if err := os.MkdirAll(plots, 0o755); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(plots) // when the tests drew nothing
+		}
+	}()
 	files := []string{absPath(filepath.Join(c.out, "autoscale-io.json"))}
 	goFlags := []string{"-run", "^TestIOScenarios$"}
 	args := []string{"-results-json", files[0], "-plots", plots}
@@ -132,11 +157,11 @@ func runAutoscale(c config, root string, prog progress, stdout io.Writer) (*auto
 	for _, f := range files {
 		_ = os.Remove(f)
 	}
-	passed, tail, err := goTest(filepath.Join(root, "autoscale", "eval"), "autoscale/eval", ".", goFlags, args, prog, c.stageTime("autoscale"))
+	passed, tail, err := goTest(ctx, filepath.Join(root, "autoscale", "eval"), "autoscale/eval", ".", goFlags, args, prog, c.stageTime("autoscale"))
 	if err != nil {
 		return nil, err
 	}
-	o := &autoscaleOutcome{}
+	o = &autoscaleOutcome{}
 	o.view.Passed = passed
 	o.view.Note = "I/O scenarios in fake time (testing/synctest), each through the fixed sizes a bisection tries (the cheapest that serves the top goodput band within a p99 wait of 100ms is the reference) " +
 		"and four controllers: poolkit's, a port of Netflix's AIMD limiter, the Kubernetes HPA rule and Akka's resizer"

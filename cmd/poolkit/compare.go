@@ -10,11 +10,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/poolkit/poolkit/bench"
@@ -37,25 +35,20 @@ var hotpathDir = filepath.Join("bench", "hotpath")
 // already moves them by several percent.
 const busyLoad = 0.5
 
-// errInterrupted says that compare was stopped by a signal; it cleans up
-// before it returns it.
-var errInterrupted = errors.New("interrupted")
-
 // compareOutcome is what compare measured and wrote.
 type compareOutcome struct {
 	view compareView
 }
 
 // runCompare runs the comparison of c, with the working tree at root,
-// prints its tables and writes the raw results into c.out. An interrupt
-// (SIGINT, SIGTERM) stops the benchmarks and the builds; the worktree and
-// the scratch modules are removed on every return.
-func runCompare(c config, root string, prog progress, stdout io.Writer) (o *compareOutcome, err error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+// prints its tables and writes the raw results into c.out. The
+// cancelling of ctx (an interrupt) stops the benchmarks and the builds,
+// and runCompare returns its error; the worktree and the scratch modules
+// are removed on every return.
+func runCompare(ctx context.Context, c config, root string, prog progress, stdout io.Writer) (o *compareOutcome, err error) {
 	defer func() {
 		if err != nil && ctx.Err() != nil {
-			err = errInterrupted
+			err = ctx.Err()
 		}
 	}()
 	say := func(format string, a ...any) { fmt.Fprintf(stdout, "compare: "+format+"\n", a...) }
@@ -226,7 +219,7 @@ func (p probe) run(ctx context.Context, re, benchtime, cpu string) ([]byte, erro
 	if cpu != "" {
 		args = append(args, "-test.cpu="+cpu)
 	}
-	cmd := exec.CommandContext(ctx, p.bin, args...)
+	cmd := command(ctx, p.bin, args...)
 	cmd.Dir = p.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -408,7 +401,7 @@ func requirements(gomod []byte) map[string]string {
 // workspace, free to fetch what the module needs. It returns what the
 // command printed.
 func goCommand(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := command(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	return cmd.CombinedOutput()

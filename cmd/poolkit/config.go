@@ -48,8 +48,13 @@ one time left, for every stage to come, which moves smoothly; a stage's own shar
 
 // exitNote says what the exit status means, and why a go run user sees
 // another one.
-const exitNote = `Exit status: 0; 1 when a stage could not run or one of poolkit's own runs failed; 2 for a bad command
-line. go run reports a status other than 0 as "exit status N" and exits 1 itself.
+const exitNote = `Ctrl-C (or SIGTERM) stops the running stage and keeps what the stages before it measured: the report
+(index.html and the result files) shows them and marks the stage stopped and those not run, one line
+says what was kept and where, and the README given to -readme is left as it was. With nothing measured
+yet, an output folder the run created is removed. A second Ctrl-C quits at once.
+
+Exit status: 0; 1 when a stage could not run or one of poolkit's own runs failed; 2 for a bad command
+line; 130 when interrupted. go run reports a status other than 0 as "exit status N" and exits 1 itself.
 `
 
 // config is what the command line asks for.

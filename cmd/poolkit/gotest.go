@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,14 +55,15 @@ type testEvent struct {
 // the progress is the time since the tests started (after the build)
 // against expected, with the test running now. It returns whether the
 // tests passed and the last lines they printed (for a report of what went
-// wrong).
-func goTest(root, what, pkg string, goFlags, testArgs []string, prog progress, expected time.Duration) (passed bool, tail []string, err error) {
+// wrong). The cancelling of ctx stops the tests, and goTest returns its
+// error.
+func goTest(ctx context.Context, root, what, pkg string, goFlags, testArgs []string, prog progress, expected time.Duration) (passed bool, tail []string, err error) {
 	args := append([]string{"test", "-json", "-count=1"}, goFlags...)
 	args = append(args, pkg)
 	if len(testArgs) > 0 {
 		args = append(append(args, "-args"), testArgs...)
 	}
-	cmd := exec.Command("go", args...)
+	cmd := command(ctx, "go", args...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -98,6 +100,9 @@ func goTest(root, what, pkg string, goFlags, testArgs []string, prog progress, e
 	}
 	err = cmd.Wait()
 	prog.Finish()
+	if ctx.Err() != nil {
+		return false, tail, ctx.Err()
+	}
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if line != "" {
 			tail = keepTail(tail, line)
@@ -117,4 +122,14 @@ func keepTail(tail []string, line string) []string {
 		tail = tail[len(tail)-keep:]
 	}
 	return tail
+}
+
+// command is exec.CommandContext in a process group of its own (see
+// ownGroup): the cancelling of ctx stops the command and whatever it
+// started.
+func command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	ownGroup(cmd)
+	cmd.WaitDelay = 3 * time.Second
+	return cmd
 }

@@ -9,16 +9,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"go.uber.org/automaxprocs/maxprocs"
@@ -50,7 +54,8 @@ var goRunCached = regexp.MustCompile(`/[0-9a-f]{2}/[0-9a-f]{64}-d/[^/]+$`)
 // in the tables and the report, and leaves the status at 0. So do the
 // conformance and scenario suites when they find results other than the
 // recorded ones (a pool that changed behaviour): the tables show it, and
-// failing on it is the suites' own job.
+// failing on it is the suites' own job. An interrupt makes it 130,
+// whatever else happened (see interrupted).
 func run(args []string, stdout, stderr io.Writer) int {
 	name := invokedAs(os.Args[0])
 	c, err := parseArgs(args)
@@ -89,6 +94,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer undo()
 		os.Setenv("GOMAXPROCS", strconv.Itoa(runtime.GOMAXPROCS(0)))
 	}
+	// An interrupt (Ctrl-C, SIGTERM) stops the running stage and the run;
+	// what the stages before it measured is kept. A second one ends the
+	// program at once.
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	defer context.AfterFunc(ctx, stopSignals)()
+	_, statErr := os.Stat(c.out)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "poolkit:", err)
 		return 1
@@ -122,40 +135,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 		o.errs = append(o.errs, msg)
 	}
 	for _, stage := range c.stages() {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stdout, "[%s] %s: not run (interrupted)\n", clock(time.Since(start)), stage)
+			o.times = append(o.times, stageTime{Stage: stage, Ended: notRun})
+			continue
+		}
 		// The stage's progress is its clock: the time it prints at the end
 		// is the time the report shows.
 		prog := newProgress(stage, c.plain, stdout, est)
-		switch stage {
-		case "bench":
-			if o.bench, err = runBench(c, prog, stdout); err != nil {
-				fail("bench", err)
-			}
-			if o.bench != nil {
-				for _, p := range o.bench.view.Failures {
-					fail("bench", fmt.Errorf("%s/%s (%s): %s", p.Workload, p.Impl, p.RoundList(), p.Reason))
-				}
-			}
-		case "actors":
-			if o.actors, err = runActors(c, root, prog, stdout); err != nil {
-				fail("actors", err)
-			}
-		case "spec":
-			if o.spec, err = runSpec(c, root, prog, stdout); err != nil {
-				fail("spec", err)
-			}
-		case "autoscale":
-			if o.autoscale, err = runAutoscale(c, root, prog, stdout); err != nil {
-				fail("autoscale", err)
-			}
-		case "compare":
-			if o.compare, err = runCompare(c, root, prog, stdout); err != nil {
-				fail("compare", err)
+		err := runStage(ctx, stage, c, root, prog, stdout, &o)
+		// A stage that fails once interrupted was stopped: its error is
+		// the interrupt's doing.
+		halted := err != nil && ctx.Err() != nil
+		switch {
+		case halted:
+		case err != nil:
+			fail(stage, err)
+		case stage == "bench":
+			for _, p := range o.bench.view.Failures {
+				fail("bench", fmt.Errorf("%s/%s (%s): %s", p.Workload, p.Impl, p.RoundList(), p.Reason))
 			}
 		}
-		prog.Finish()
-		o.times = append(o.times, prog.Took())
+		prog.End(halted)
+		t := prog.Took()
+		if halted {
+			t.Ended = stopped
+		}
+		o.times = append(o.times, t)
 	}
 	o.elapsed = time.Since(start)
+	if ctx.Err() != nil {
+		o.interrupted = true
+		fmt.Fprintln(stderr, interrupted(c, root, o, created, fail))
+		return exitInterrupted
+	}
 	if c.command == "report" {
 		path, err := writeReport(c, root, o)
 		if err != nil {
@@ -170,6 +183,92 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitStatus(o)
+}
+
+// exitInterrupted is the exit status of an interrupted run: 128 + SIGINT,
+// as a shell reports a program that a Ctrl-C ended.
+const exitInterrupted = 130
+
+// runStage runs one stage of c, with its outcome in o; a variable, which
+// tests replace.
+var runStage = func(ctx context.Context, stage string, c config, root string, prog progress, stdout io.Writer, o *outcomes) (err error) {
+	switch stage {
+	case "bench":
+		o.bench, err = runBench(ctx, c, prog, stdout)
+	case "actors":
+		o.actors, err = runActors(ctx, c, root, prog, stdout)
+	case "spec":
+		o.spec, err = runSpec(ctx, c, root, prog, stdout)
+	case "autoscale":
+		o.autoscale, err = runAutoscale(ctx, c, root, prog, stdout)
+	case "compare":
+		o.compare, err = runCompare(ctx, c, root, prog, stdout)
+	default:
+		err = fmt.Errorf("no stage %q", stage)
+	}
+	return err
+}
+
+// interrupted ends an interrupted run: a report writes what the stages
+// that ended measured, and marks the others (the README is left as it
+// is); with nothing measured, the output folder goes when this run
+// created it. It returns the one line that says so: what was kept and
+// where, what was stopped and what did not run.
+func interrupted(c config, root string, o outcomes, created bool, fail func(string, error)) string {
+	var kept, halted, unrun []string
+	for _, t := range o.times {
+		switch t.Ended {
+		case completed:
+			kept = append(kept, t.Stage)
+		case stopped:
+			halted = append(halted, t.Stage+" stopped after "+formatTime(t.Total))
+		case notRun:
+			unrun = append(unrun, t.Stage)
+		}
+	}
+	line := "poolkit: interrupted after " + formatTime(o.elapsed)
+	lost := strings.Join(halted, ", ")
+	if len(unrun) > 0 {
+		if lost != "" {
+			lost += "; "
+		}
+		lost += andList(unrun) + " not run"
+	}
+	out := filepath.ToSlash(filepath.Clean(c.out)) + "/"
+	switch {
+	case len(kept) == 0 && created:
+		if err := os.RemoveAll(c.out); err != nil {
+			fail("interrupted", err)
+		}
+		return fmt.Sprintf("%s: %s; nothing measured to keep (%s removed: this run had created it)", line, lost, out)
+	case len(kept) == 0:
+		return fmt.Sprintf("%s: %s; nothing measured to keep (%s was there before: left in place)", line, lost, out)
+	}
+	where := out
+	if c.command == "report" {
+		path, err := writeReport(c, root, o)
+		if err != nil {
+			fail("report", err)
+		} else {
+			where = fromWorkingDir(path)
+		}
+	}
+	line = fmt.Sprintf("%s: kept %s in %s", line, andList(kept), where)
+	if lost != "" {
+		line += "; " + lost
+	}
+	if c.readme != "" {
+		line += "; " + c.readme + " not updated"
+	}
+	return line
+}
+
+// andList lists names for people: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // exitStatus is 1 when a stage could not run or one of poolkit's own
@@ -189,10 +288,13 @@ type outcomes struct {
 	autoscale *autoscaleOutcome
 	compare   *compareOutcome
 	errs      []string
-	// times are the stages' times, in the order they ran; elapsed the
-	// whole run's.
+	// times are the stages' times, in the order they ran (or would have:
+	// an interrupt marks the stopped and the unrun); elapsed the whole
+	// run's.
 	times   []stageTime
 	elapsed time.Duration
+	// interrupted: an interrupt stopped the run.
+	interrupted bool
 }
 
 // buildNote says what the banner's time holds of the builds in plan:

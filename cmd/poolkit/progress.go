@@ -28,24 +28,45 @@ type progress interface {
 	// stage's total, and what runs next. A negative done says that the
 	// stage cannot tell: the progress is then the time against the total.
 	Update(done, total time.Duration, what string)
-	// Finish ends the display and the stage's clock, and says how long the
-	// stage took. Calls after the first do nothing.
+	// Finish ends the display and the stage's clock. Calls after the
+	// first do nothing.
 	Finish()
+	// End finishes the stage and says how it ended: how long it took, or
+	// when stopped, that it was stopped (interrupted) after how long.
+	End(stopped bool)
 	// Took is how long the stage took, up to Finish.
 	Took() stageTime
 }
 
 // stageTime is how long one stage took, and how much of that went into
-// building its test binaries.
+// building its test binaries; or that it was stopped, or never ran.
 type stageTime struct {
 	Stage        string
 	Total, Build time.Duration
+	Ended        stageEnd
 }
 
+// stageEnd says how a stage ended.
+type stageEnd int
+
+const (
+	// completed: the stage ran to its end (its outcome may be an error).
+	completed stageEnd = iota
+	// stopped: an interrupt stopped it; nothing of it is kept.
+	stopped
+	// notRun: the run was interrupted before it.
+	notRun
+)
+
 // String is the stage's time as the terminal and the report show it:
-// "2m56s (building 2m17s)".
+// "2m56s (building 2m17s)", "stopped after 12.0s", "not run".
 func (t stageTime) String() string {
-	if t.Build > 0 {
+	switch {
+	case t.Ended == notRun:
+		return "not run"
+	case t.Ended == stopped:
+		return "stopped after " + formatTime(t.Total)
+	case t.Build > 0:
 		return fmt.Sprintf("%s (building %s)", formatTime(t.Total), formatTime(t.Build))
 	}
 	return formatTime(t.Total)
@@ -102,6 +123,8 @@ type stageProgress struct {
 	// start, work and end are the stage's start, the start of its work
 	// (after any build) and its end.
 	run, start, work, end time.Time
+	// said: End has said how the stage ended.
+	said bool
 	// building is what is being built since buildFrom, "" when nothing is;
 	// build sums the time spent building.
 	building  string
@@ -183,6 +206,20 @@ func (p *stageProgress) Finish() {
 	defer p.mu.Unlock()
 	p.est.finish(p.stage, p.end)
 	p.screen.close()
+}
+
+func (p *stageProgress) End(stopped bool) {
+	p.Finish()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.said {
+		return
+	}
+	p.said = true
+	if stopped {
+		fmt.Fprintf(p.out, "%sstopped after %s (interrupted): nothing of it is kept\n", p.prefix(p.end), formatTime(p.end.Sub(p.start)))
+		return
+	}
 	fmt.Fprintf(p.out, "%stook %s\n", p.prefix(p.end), p.tookLocked())
 }
 

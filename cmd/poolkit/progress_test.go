@@ -21,6 +21,7 @@ func (r *recorder) Update(done, total time.Duration, _ string) {
 func (r *recorder) Building(string) {}
 func (r *recorder) Built()          {}
 func (r *recorder) Finish()         {}
+func (r *recorder) End(bool)        {}
 func (r *recorder) Took() stageTime { return stageTime{} }
 
 // TestBenchProgressInTime: the benchmarks' progress counts expected time,
@@ -91,8 +92,8 @@ func TestPlainProgress(t *testing.T) {
 		// Half the expected work done in 15 s.
 		p.Update(50*time.Second, 100*time.Second, "round 2/3: B")
 		time.Sleep(10 * time.Second)
-		p.Finish()
-		p.Finish() // once only
+		p.End(false)
+		p.End(false) // once only
 		// 220 s expected in all: the run's share counts the build's
 		// expected 30 s once it ended early, and the time left goes at the
 		// clock's pace at most.
@@ -190,7 +191,7 @@ func TestStageTimesAgree(t *testing.T) {
 			}
 			p.Update(0, time.Minute, "")
 			time.Sleep(st.total - st.build)
-			p.Finish()
+			p.End(false)
 			o.times = append(o.times, p.Took())
 		}
 		o.elapsed = time.Since(run)

@@ -17,7 +17,11 @@ type reportData struct {
 	Machine, Generated, Date, Command, Mode, Elapsed string
 	// Stages says how long each stage took.
 	Stages string
-	Errors []string
+	// Interrupted says, when an interrupt stopped the run, what the
+	// report lacks; Missing names each stage stopped or not run.
+	Interrupted string
+	Missing     []string
+	Errors      []string
 	// Index is the HTML report.
 	Index     string
 	Bench     *benchView
@@ -62,6 +66,21 @@ func newReportData(c config, o outcomes) reportData {
 		Index:     absPath(filepath.Join(c.out, "index.html")),
 		times:     o.times,
 	}
+	if o.interrupted {
+		var lost []string
+		for _, t := range o.times {
+			if t.Ended != completed {
+				d.Missing = append(d.Missing, fmt.Sprintf("%s: %s (interrupted)", stageTitles[t.Stage], t))
+				lost = append(lost, t.Stage)
+			}
+		}
+		have := "have"
+		if len(lost) == 1 {
+			have = "has"
+		}
+		d.Interrupted = fmt.Sprintf("This run was interrupted after %s: the report shows the stages that ended before then; "+
+			"%s, stopped or not run, %s no results here.", formatTime(o.elapsed), andList(lost), have)
+	}
 	if b := o.bench; b != nil {
 		d.Machine = b.view.Machine
 		d.Bench = &b.view
@@ -76,6 +95,15 @@ func newReportData(c config, o outcomes) reportData {
 		d.Autoscale = &a.view
 	}
 	return d
+}
+
+// stageTitles are the stages' sections in the report.
+var stageTitles = map[string]string{
+	"bench":     "Benchmarks",
+	"actors":    "Actor benchmarks",
+	"spec":      "Conformance matrix",
+	"autoscale": "Autoscaler scenarios",
+	"compare":   "Comparison",
 }
 
 //go:embed report.html.tmpl
