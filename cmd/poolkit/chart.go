@@ -20,7 +20,8 @@ const (
 // a log2 scale, with each ratio's interval as a whisker where there is
 // one, a line at 1 (poolkit), and each bar's ratio and median time in a
 // column to the right. Contenders without a ratio are listed with the
-// reason instead of a bar.
+// reason instead of a bar, and so are those the rounds give no verdict
+// on, with their time.
 func ratioChart(w workloadView) []byte {
 	lo, hi := 1.0, 1.0
 	for _, b := range w.Bars {
@@ -59,7 +60,12 @@ func ratioChart(w workloadView) []byte {
 	for i, r := range w.Bars {
 		y := chartTop + float64(i)*(chartBarH+chartGap)
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n", chartLeft-8, y+chartBarH-5, html.EscapeString(r.Impl))
-		if r.Ratio <= 0 {
+		switch {
+		case r.NoVerdict:
+			fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" fill="#555">%s (%s)</text>`+"\n", labels, y+chartBarH-5,
+				html.EscapeString(r.NoRatioAs), html.EscapeString(r.Time))
+			continue
+		case r.Ratio <= 0:
 			fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" fill="#a00">%s</text>`+"\n", labels, y+chartBarH-5, html.EscapeString(r.NoRatioAs))
 			continue
 		}

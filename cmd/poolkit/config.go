@@ -46,6 +46,30 @@ one time left, for every stage to come, which moves smoothly; a stage's own shar
 `, minutes(firstActorsBuild))
 }
 
+// verdictNote says when the benchmark tables rank a pool, for the help.
+func verdictNote() string {
+	return wrapText("Verdicts. "+verdictRule()+". The million sleeping tasks (Sleeping1M) run one round in a quick run, "+
+		"hence no verdict there; -full runs 10 rounds, 3 of Sleeping1M.", textWidth) + "\n"
+}
+
+// wrapText breaks s into lines of at most width characters, at spaces.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && n+1+len([]rune(w)) > width {
+			b.WriteString("\n")
+			n = 0
+		} else if i > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += len([]rune(w))
+	}
+	return b.String()
+}
+
 // exitNote says what the exit status means, and why a go run user sees
 // another one.
 const exitNote = `Ctrl-C (or SIGTERM) stops the running stage and keeps what the stages before it measured: the report
@@ -170,7 +194,7 @@ func writeUsage(w io.Writer, name, command string) {
 	fmt.Fprintf(w, "\nFlags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
-	fmt.Fprintf(w, "\nThe full report takes %s, once built.\n\n%s\n%s", minutes(full.estimate()), timesNote(), exitNote)
+	fmt.Fprintf(w, "\nThe full report takes %s, once built.\n\n%s\n%s\n%s", minutes(full.estimate()), timesNote(), verdictNote(), exitNote)
 }
 
 // writeCommandUsage writes one command's usage: what it does, how long it
@@ -189,6 +213,9 @@ func writeCommandUsage(w io.Writer, fs *flag.FlagSet, name, command string) {
 			minutes(quick.estimate()), minutes(full.estimate()))
 		if _, ok := stageBuilds[command]; ok || command == "report" {
 			fmt.Fprint(w, timesNote())
+		}
+		if command == "bench" || command == "report" {
+			fmt.Fprint(w, verdictNote())
 		}
 	}
 	if command != "bench" {

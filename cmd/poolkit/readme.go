@@ -21,7 +21,7 @@ var readmeTemplate string
 // relative to the README's folder, set per run with the "href" function.
 var readmeSection = template.Must(template.New("readme").Funcs(template.FuncMap{
 	"href":         func(p string) string { return p },
-	"overviewNote": func() string { return overviewNote },
+	"overviewNote": overviewNote,
 }).Parse(readmeTemplate))
 
 // readmeData is what the README section shows: the report's data and how

@@ -114,7 +114,7 @@ var reportTemplate string
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	"href":         func(p string) string { return p },
 	"problemsOf":   problemsOf,
-	"overviewNote": func() string { return overviewNote },
+	"overviewNote": overviewNote,
 }).Parse(reportTemplate))
 
 // writeReport writes index.html into c.out and returns its path.

@@ -120,9 +120,9 @@ func checkReport(t *testing.T, dir string, sections ...string) page {
 }
 
 // fakeResults is a comparison of two workloads over three rounds: in W,
-// a peer whose check failed in every round, and poolkit's times chosen so
-// that the median of the per-round ratios (2) differs from the ratio of
-// the medians (1.5).
+// a peer whose check failed in every round, and a slow one whose times
+// (200 to 300 ns) never reach down to poolkit's (100 to 150 ns), so that
+// the three rounds rank it (see noVerdict).
 func fakeResults() *bench.Results {
 	res := func(ns int64) testing.BenchmarkResult {
 		return testing.BenchmarkResult{N: 1000, T: time.Duration(ns * 1000)}
@@ -130,7 +130,7 @@ func fakeResults() *bench.Results {
 	w := bench.Workload{Name: "W", About: "an op", Cases: []bench.Case{{Impl: "poolkit"}, {Impl: "slow"}, {Impl: "lossy"}}}
 	v := bench.Workload{Name: "V", About: "another op", Cases: []bench.Case{{Impl: "poolkit"}, {Impl: "slow"}}}
 	r := &bench.Results{Machine: bench.ThisMachine(), Workloads: []bench.Workload{w, v}, Rounds: 3, HeavyRounds: 3}
-	for round, ns := range [][2]int64{{100, 200}, {200, 200}, {100, 300}} {
+	for round, ns := range [][2]int64{{100, 200}, {150, 200}, {100, 300}} {
 		r.Runs = append(r.Runs,
 			bench.Run{Workload: "W", Impl: "poolkit", Round: round, Result: res(ns[0])},
 			bench.Run{Workload: "W", Impl: "slow", Round: round, Result: res(ns[1])},
@@ -432,5 +432,54 @@ func TestReportSmoke(t *testing.T) {
 	}
 	if strings.Contains(string(got), "old") {
 		t.Error("README still has the old section")
+	}
+}
+
+// TestNoVerdict: a pool the rounds cannot rank against poolkit gets "no
+// verdict" in place of its ratio, in its workload's table, in the
+// overview and in the chart: from a single round always, from fewer
+// rounds than an interval needs when its times overlap poolkit's; with
+// enough rounds, or times apart, it gets its ratio.
+func TestNoVerdict(t *testing.T) {
+	results := func(times map[string][]float64) *bench.Results {
+		w := bench.Workload{Name: "Sleeping1M", About: "a million sleeping tasks", Heavy: true,
+			Cases: []bench.Case{{Impl: "poolkit"}, {Impl: "near"}, {Impl: "far"}}}
+		r := &bench.Results{Machine: bench.ThisMachine(), Workloads: []bench.Workload{w}, Rounds: 3, HeavyRounds: len(times["poolkit"])}
+		for _, impl := range []string{"poolkit", "near", "far"} {
+			for round, ns := range times[impl] {
+				r.Runs = append(r.Runs, bench.Run{Workload: w.Name, Impl: impl, Round: round,
+					Result: testing.BenchmarkResult{N: 1, T: time.Duration(ns)}})
+			}
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name      string
+		times     map[string][]float64
+		near, far string // their cells in the table
+	}{
+		{"one round", map[string][]float64{"poolkit": {100}, "near": {90}, "far": {300}}, "no verdict (1 round)", "no verdict (1 round)"},
+		{"three rounds", map[string][]float64{"poolkit": {100, 120, 110}, "near": {90, 115, 130}, "far": {300, 310, 290}},
+			"no verdict (3 rounds, times overlap)", "2.73x"},
+		{"seven rounds", map[string][]float64{"poolkit": {100, 120, 110, 100, 120, 110, 105}, "near": {90, 115, 130, 90, 115, 130, 110},
+			"far": {300, 310, 290, 300, 310, 290, 300}}, "1.05x", "2.73x"},
+	} {
+		v := newBenchView(results(c.times), "/tmp/bench.txt", nil)
+		rows := v.Workloads[0].Table.Rows
+		if rows[0][2] != "1.00x" || rows[1][2] != c.near || rows[2][2] != c.far {
+			t.Errorf("%s: the table ranks %q, want poolkit 1.00x, near %s, far %s", c.name, rows, c.near, c.far)
+		}
+		for i, want := range []string{c.near, c.far} {
+			if strings.HasPrefix(want, "no verdict") != (v.Overview.Rows[i+1][1] == "no verdict") {
+				t.Errorf("%s: the overview has %q for %s", c.name, v.Overview.Rows[i+1][1], v.Overview.Rows[i+1][0])
+			}
+		}
+		svg := string(ratioChart(v.Workloads[0]))
+		if strings.Contains(c.near, "no verdict") && !strings.Contains(svg, c.near+" (") {
+			t.Errorf("%s: the chart does not say %q:\n%s", c.name, c.near, svg)
+		}
+	}
+	if !strings.Contains(overviewNote(), "no verdict: too few rounds") {
+		t.Error("the overview's note does not say what no verdict means")
 	}
 }

@@ -19,7 +19,7 @@ var textTemplates string
 var textPage = template.Must(template.New("text").Funcs(template.FuncMap{
 	"path":         fromWorkingDir,
 	"problemsOf":   problemsOf,
-	"overviewNote": func() string { return overviewNote },
+	"overviewNote": overviewNote,
 	"compareNote":  compareNote,
 	"join":         strings.Join,
 	"narrow":       narrowTable,

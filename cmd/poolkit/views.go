@@ -58,11 +58,14 @@ type workloadView struct {
 
 // bar is a contender in a workload's chart: its ratio to poolkit with the
 // interval (Lo, Hi 0 when there is none), its median time, and its
-// problem when it has no ratio.
+// problem when it has no ratio, or why the rounds give it no verdict.
 type bar struct {
 	Impl            string
 	Ratio, Lo, Hi   float64
 	Time, NoRatioAs string
+	// NoVerdict: too few rounds to rank it (NoRatioAs says why); its
+	// time is measured all the same.
+	NoVerdict bool
 }
 
 // problemView is the reason the workload gave for stopping one
@@ -96,12 +99,14 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 	v.Rounds = fmt.Sprintf("Medians of %s%s", plural(res.Rounds, "round"), heavy)
 	v.Note = fmt.Sprintf("%s. \"vs poolkit\" is the ratio of the median time per op to poolkit's, the times "+
 		"shown; its 95%% interval (from golang.org/x/perf/benchmath: each median's distribution-free interval at 97.5%%) "+
-		"needs at least %s", v.Rounds, plural(intervalRounds(medianConfidence), "round"))
+		"needs at least %s. %s", v.Rounds, plural(intervalRounds(medianConfidence), "round"), verdictRule())
 	sums := res.Summaries()
 	ref := map[string]estimate{}
+	refSamples := map[string][]float64{}
 	for _, s := range sums {
 		if s.Impl == "poolkit" {
 			ref[s.Workload] = medianOf(s.Samples)
+			refSamples[s.Workload] = s.Samples
 		}
 	}
 	for i, w := range res.Workloads {
@@ -131,12 +136,19 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 				if s.Failed > 0 {
 					row[1] += fmt.Sprintf(" (%d of %d rounds stopped)", s.Failed, s.Runs)
 				}
-				if s.Ratio > 0 {
+				why := ""
+				if s.Impl != "poolkit" {
+					why = noVerdict(s.Samples, refSamples[w.Name])
+				}
+				switch {
+				case s.Ratio > 0 && why != "":
+					row[2], b.NoRatioAs, b.NoVerdict = why, why, true
+				case s.Ratio > 0:
 					row[2], b.Ratio = formatRatio(s.Ratio), s.Ratio
 					if r := ratioOf(medianOf(s.Samples), ref[w.Name]); r.finite() && s.Impl != "poolkit" {
 						row[3], b.Lo, b.Hi = formatRatioRange(r.Lo, r.Hi), r.Lo, r.Hi
 					}
-				} else {
+				default:
 					b.NoRatioAs = "no ratio"
 				}
 				row[4], row[5] = formatCount(s.AllocsPerOp), formatBytes(s.BytesPerOp)
@@ -181,7 +193,8 @@ func problems(runs []bench.Run) []problemView {
 }
 
 // overview is the one-glance table: a row per contender, a column per
-// workload, each cell its ratio to poolkit.
+// workload, each cell its ratio to poolkit, or "no verdict" where the
+// rounds cannot rank it (see noVerdict).
 func overview(res *bench.Results, sums []bench.Summary) table {
 	t := table{Header: []string{"impl"}}
 	var impls []string
@@ -189,12 +202,20 @@ func overview(res *bench.Results, sums []bench.Summary) table {
 	for _, w := range res.Workloads {
 		t.Header = append(t.Header, w.Name)
 	}
+	refSamples := map[string][]float64{}
+	for _, s := range sums {
+		if s.Impl == "poolkit" {
+			refSamples[s.Workload] = s.Samples
+		}
+	}
 	for _, s := range sums {
 		if !slices.Contains(impls, s.Impl) {
 			impls = append(impls, s.Impl)
 		}
 		v := "-"
 		switch {
+		case s.Ratio > 0 && s.Impl != "poolkit" && noVerdict(s.Samples, refSamples[s.Workload]) != "":
+			v = "no verdict"
 		case s.Ratio > 0:
 			v = formatRatio(s.Ratio)
 		case s.Runs == s.Failed && s.Findings == s.Failed:
@@ -227,9 +248,46 @@ func overview(res *bench.Results, sums []bench.Summary) table {
 }
 
 // overviewNote says what the overview's cells are.
-const overviewNote = "Time per op relative to poolkit: the ratio of the medians (lower is faster); n.a.: the pool has no such entry point; " +
-	"finding: a check of the workload stopped every run of that pool (the reason is below its workload's table); " +
-	"failed: every run failed"
+func overviewNote() string {
+	return "Time per op relative to poolkit: the ratio of the medians (lower is faster); " +
+		fmt.Sprintf("no verdict: too few rounds to rank the pool against poolkit (one round, or fewer than %d whose times overlap poolkit's); ",
+			intervalRounds(medianConfidence)) +
+		"n.a.: the pool has no such entry point; " +
+		"finding: a check of the workload stopped every run of that pool (the reason is below its workload's table); " +
+		"failed: every run failed"
+}
+
+// noVerdict says why the rounds cannot rank a contender, whose times per
+// op are xs, against poolkit, whose times are ref: "" when they can.
+// From a single round, never: one run's time moves by more between runs
+// than many a difference between pools (the million sleeping tasks turn
+// from faster to slower and back). With enough rounds for a 95%
+// interval of the ratio, the interval tells how sure the ratio is. In
+// between, only when every round agrees on which is faster: the two
+// ranges of times do not overlap.
+func noVerdict(xs, ref []float64) string {
+	n := min(len(xs), len(ref))
+	switch {
+	case n == 0 || n >= intervalRounds(medianConfidence):
+		return ""
+	case n == 1:
+		return "no verdict (1 round)"
+	case slices.Min(xs) <= slices.Max(ref) && slices.Min(ref) <= slices.Max(xs):
+		return fmt.Sprintf("no verdict (%d rounds, times overlap)", n)
+	}
+	return ""
+}
+
+// verdictRule says when a contender gets no verdict, for the notes and
+// the help.
+func verdictRule() string {
+	n := intervalRounds(medianConfidence)
+	return fmt.Sprintf("A pool is ranked against poolkit only when the rounds can tell: from %s or more by the ratio and its interval; "+
+		"from 2 to %d only when its times and poolkit's do not overlap, every round agreeing on which is faster "+
+		"(two pools alike would part so by chance one time in three with 2 rounds, one in ten with 3); "+
+		"from a single round never. Otherwise the table says \"no verdict\" in place of the ratio",
+		plural(n, "round"), n-1)
+}
 
 // specView is what the conformance suite found.
 type specView struct {
