@@ -483,3 +483,40 @@ func TestNoVerdict(t *testing.T) {
 		t.Error("the overview's note does not say what no verdict means")
 	}
 }
+
+// TestStanding: the sentence under the overview says where poolkit
+// stands from the same summaries as the table: the workloads where no
+// ranked pool was faster, those where some were (with their ratios,
+// fastest first), and those no pool could be ranked in; the floor of no
+// pool at all is left out.
+func TestStanding(t *testing.T) {
+	res := func(ns int64) testing.BenchmarkResult {
+		return testing.BenchmarkResult{N: 1000, T: time.Duration(ns * 1000)}
+	}
+	r := &bench.Results{Machine: bench.ThisMachine(), Rounds: 3, HeavyRounds: 3}
+	for _, w := range []string{"Win", "Lose", "Open"} {
+		r.Workloads = append(r.Workloads, bench.Workload{Name: w, Cases: []bench.Case{{Impl: "poolkit"}, {Impl: "inline"}, {Impl: "a"}, {Impl: "b"}}})
+	}
+	for round, ns := range []int64{100, 110, 120} {
+		r.Runs = append(r.Runs,
+			bench.Run{Workload: "Win", Impl: "poolkit", Round: round, Result: res(ns)},
+			bench.Run{Workload: "Win", Impl: "inline", Round: round, Result: res(ns / 2)}, // the floor: left out
+			bench.Run{Workload: "Win", Impl: "a", Round: round, Result: res(ns * 2)},
+			bench.Run{Workload: "Win", Impl: "b", Round: round, Result: res(ns + 5)}, // overlaps: no verdict
+			bench.Run{Workload: "Lose", Impl: "poolkit", Round: round, Result: res(ns)},
+			bench.Run{Workload: "Lose", Impl: "a", Round: round, Result: res(ns / 2)},
+			bench.Run{Workload: "Lose", Impl: "b", Round: round, Result: res(ns * 3 / 4)},
+			bench.Run{Workload: "Open", Impl: "poolkit", Round: round, Result: res(ns)},
+			bench.Run{Workload: "Open", Impl: "a", Round: round, Result: res(ns + 1)},
+		)
+	}
+	got := newBenchView(r, "", nil).Standing.Sentence()
+	for _, want := range []string{"the fastest in Win;", "slower than some in Lose (a 0.50x, b 0.75x)", "no verdict in Open."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("standing %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "inline 0.") {
+		t.Errorf("standing %q ranks the floor", got)
+	}
+}

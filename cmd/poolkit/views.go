@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -40,6 +41,7 @@ type benchView struct {
 	Rounds, Note string
 	Raw          string // benchstat-format file
 	Overview     table
+	Standing     standingView
 	Workloads    []workloadView
 	// Findings are peer libraries' runs stopped by a check of the
 	// workload, Failures poolkit's runs stopped by one and runs that failed
@@ -169,6 +171,90 @@ func newBenchView(res *bench.Results, raw string, charts []string) benchView {
 	v.Findings = problems(res.Findings())
 	v.Failures = problems(res.Failures())
 	v.Overview = overview(res, sums)
+	v.Standing = standing(res, sums)
+	return v
+}
+
+// floorImpl is the contender that is no pool at all: the submitter runs
+// each task itself. It bounds from below what a pool can reach, and is
+// left out of where poolkit stands among pools.
+const floorImpl = "inline"
+
+// standingView says, per workload, where poolkit stands among the pools
+// the run ranked: the sentence under the overview, written from the same
+// summaries as the table, so that prose and table cannot disagree.
+type standingView struct {
+	Fastest   []string   // workloads where no ranked pool was faster
+	Lost      []lostView // workloads where some were, with them
+	Undecided []string   // workloads where no pool could be ranked
+}
+
+// lostView is a workload poolkit lost, and the pools that were faster.
+type lostView struct {
+	Workload string
+	Faster   []string // "impl 0.85x", fastest first
+}
+
+// Sentence is the standing in words, "" when no workload ran.
+func (v standingView) Sentence() string {
+	var parts []string
+	if len(v.Fastest) > 0 {
+		parts = append(parts, "the fastest in "+strings.Join(v.Fastest, ", "))
+	}
+	if len(v.Lost) > 0 {
+		var ls []string
+		for _, l := range v.Lost {
+			ls = append(ls, l.Workload+" ("+strings.Join(l.Faster, ", ")+")")
+		}
+		parts = append(parts, "slower than some in "+strings.Join(ls, "; "))
+	}
+	if len(v.Undecided) > 0 {
+		parts = append(parts, "no verdict in "+strings.Join(v.Undecided, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Where poolkit stands in this run among the pools the rounds rank (`" + floorImpl +
+		"`, the floor of no pool at all, left out): " + strings.Join(parts, "; and ") + "."
+}
+
+// standing reads the summaries as the overview does: a contender counts
+// only where the rounds give it a verdict (noVerdict).
+func standing(res *bench.Results, sums []bench.Summary) standingView {
+	ref := map[string][]float64{}
+	for _, s := range sums {
+		if s.Impl == "poolkit" {
+			ref[s.Workload] = s.Samples
+		}
+	}
+	var v standingView
+	for _, w := range res.Workloads {
+		var faster []bench.Summary
+		ranked := 0
+		for _, s := range sums {
+			if s.Workload != w.Name || s.Impl == "poolkit" || s.Impl == floorImpl || s.Ratio <= 0 ||
+				noVerdict(s.Samples, ref[w.Name]) != "" {
+				continue
+			}
+			ranked++
+			if s.Ratio < 1 {
+				faster = append(faster, s)
+			}
+		}
+		switch {
+		case ranked == 0:
+			v.Undecided = append(v.Undecided, w.Name)
+		case len(faster) == 0:
+			v.Fastest = append(v.Fastest, w.Name)
+		default:
+			slices.SortFunc(faster, func(a, b bench.Summary) int { return cmp.Compare(a.Ratio, b.Ratio) })
+			l := lostView{Workload: w.Name}
+			for _, s := range faster {
+				l.Faster = append(l.Faster, s.Impl+" "+formatRatio(s.Ratio))
+			}
+			v.Lost = append(v.Lost, l)
+		}
+	}
 	return v
 }
 
