@@ -332,10 +332,26 @@ func TestTellAfterStop(t *testing.T) {
 // TestTellAfterStopOfRouter: Stop on a router's Ref stops the router at
 // once: a Tell afterwards, and another Stop, return ErrStopped; a Priority
 // message, for the router's own actor, whose stop is pending, becomes a
-// dead letter.
+// dead letter. The system's one worker is held by another actor's
+// handler meanwhile, so that the router's stop is still pending when the
+// Priority message is told, whatever the scheduler does.
 func TestTellAfterStopOfRouter(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSystem(t)
+		s := newSystem(t, actorpool.WithWorkers(1))
+		held, release := make(chan struct{}), make(chan struct{})
+		blocker, err := s.Spawn(func() actorpool.Behavior {
+			return actorpool.BehaviorFunc(func(*actorpool.Context, any) {
+				close(held)
+				<-release
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := blocker.Tell("hold"); err != nil {
+			t.Fatal(err)
+		}
+		<-held
 		rt, err := actorpool.NewRouter(s, 2, func() actorpool.Behavior {
 			return actorpool.BehaviorFunc(func(*actorpool.Context, any) { t.Error("a message told after Stop was handled") })
 		})
@@ -354,6 +370,10 @@ func TestTellAfterStopOfRouter(t *testing.T) {
 		}
 		if err := r.Stop(); !errors.Is(err, actorpool.ErrStopped) {
 			t.Errorf("a second Stop of the router = %v, want ErrStopped", err)
+		}
+		close(release)
+		if err := blocker.Stop(); err != nil {
+			t.Errorf("Stop of the blocker = %v", err)
 		}
 		synctest.Wait()
 		if st := s.Stats(); st.DeadLetters != 1 || st.Refused != 1 || st.Actors != 0 {
