@@ -4,6 +4,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -585,8 +586,9 @@ func queueFullBehindA(t *testing.T) (e *Engine[func()], releaseA, bStarted, rele
 }
 
 // TestBreakTakeAsksHolder: with A running and the queue of 4 full behind
-// it in an engine of 1, C's submitter is held at the point where it
-// blocks, holding the engine's lock. A ends: its worker takes B, which
+// it in an engine of 1, C's submitter is held as it lets go of the
+// engine's lock, which it took to answer its own ask (rule A3) and found
+// no room for C. A ends: its worker takes B, which
 // makes room for C with three units still queued, and must neither wait
 // for the lock to admit C (B starts while the lock is held) nor leave C
 // waiting: it asks the lock's holder, which admits C into the room before
@@ -596,7 +598,7 @@ func TestBreakTakeAsksHolder(t *testing.T) {
 	manyProcs(t)
 	e, releaseA, bStarted, releaseB := queueFullBehindA(t)
 	cRan := make(chan struct{})
-	paused, resume := pauseAt(t, "block")
+	paused, resume := pauseAt(t, "unlock")
 	defer resume()
 	errC := make(chan error, 1)
 	go func() { errC <- e.Submit(context.Background(), func() { close(cRan) }) }()
@@ -658,13 +660,13 @@ func TestBreakAskAfterAnswer(t *testing.T) {
 	<-cRan
 }
 
-// askDecision holds C's submitter at the point where it blocks, holding
-// the engine's lock, releases A, and returns what the worker that takes B
+// askDecision holds C's submitter as it lets go of the engine's lock,
+// which it took to answer its own ask (rule A3), releases A, and returns what the worker that takes B
 // decides about C's admission; then it lets C go and checks that C's
 // Submit returns nil.
 func askDecision(t *testing.T, e *Engine[func()], releaseA chan struct{}) string {
 	t.Helper()
-	paused, resume := pauseAt(t, "block")
+	paused, resume := pauseAt(t, "unlock")
 	defer resume()
 	errC := make(chan error, 1)
 	go func() { errC <- e.Submit(context.Background(), func() {}) }()
@@ -710,4 +712,68 @@ func TestBreakAskTwoProcs(t *testing.T) {
 		t.Errorf("with two Ps, the worker that took B %s", got)
 	}
 	close(releaseB)
+}
+
+// TestBreakArrivalAsks: with more than two Ps, C's submitter finds the queue of 4 full behind A
+// in an engine of 1, announces itself, and is held before it pushes its
+// waiter on the arrivals. A ends meanwhile: its worker takes B, which
+// makes room, sees C announced and admits, but finds no arrival yet. Let
+// go, C must ask for itself (rule A3): it takes the lock and admits itself
+// into the room while B still runs. A submitter that only waited would
+// wait beside room in the queue until B ends.
+func TestBreakArrivalAsks(t *testing.T) {
+	breakpoints(t)
+	manyProcs(t)
+	e, releaseA, bStarted, releaseB := queueFullBehindA(t)
+	paused, resume := pauseAt(t, "arrive")
+	defer resume()
+	errC := make(chan error, 1)
+	go func() { errC <- e.Submit(context.Background(), func() {}) }()
+	<-paused
+	close(releaseA)
+	<-bStarted // the worker admitted what it could before it ran B
+	resume()
+	select {
+	case err := <-errC:
+		if err != nil {
+			t.Fatalf("Submit(C) = %v", err)
+		}
+	case <-time.After(testkit.FailBound):
+		t.Fatal("C is still blocked while B runs, with room for it in the queue: its arrival did not ask to be admitted")
+	}
+	close(releaseB)
+}
+
+// TestBreakArrivalAfterClose: with more than two Ps, C's submitter finds
+// the pool saturated,
+// announces itself and is held before it pushes its waiter on the
+// arrivals; the engine is closed meanwhile, with no arrival to refuse.
+// Let go, C's arrival is taken on a closed engine and must be refused
+// with ErrClosed (rule A4), not joined to a list that nobody admits any
+// more, and its unit never runs.
+func TestBreakArrivalAfterClose(t *testing.T) {
+	breakpoints(t)
+	manyProcs(t)
+	e, releaseA, _, releaseB := queueFullBehindA(t)
+	paused, resume := pauseAt(t, "arrive")
+	defer resume()
+	errC := make(chan error, 1)
+	go func() { errC <- e.Submit(context.Background(), func() { t.Error("C ran after it was refused") }) }()
+	<-paused
+	done := e.Close()
+	resume()
+	select {
+	case err := <-errC:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("Submit(C) across the close = %v, want ErrClosed", err)
+		}
+	case <-time.After(testkit.FailBound):
+		t.Fatal("C is still blocked on a closed engine: its arrival joined a list that nobody admits")
+	}
+	close(releaseA)
+	close(releaseB)
+	<-done
+	if n := e.Waiting(); n != 0 {
+		t.Errorf("Waiting() = %d after the life ended, want 0", n)
+	}
 }

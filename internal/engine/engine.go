@@ -24,7 +24,8 @@ import (
 // queue (queue.go) holds accepted units until a worker is free, and the
 // front (front.go) the units put back; submitting (submit.go) takes the
 // fast path or the slow one, where blocked submitters wait in a list
-// (waiters.go) carrying their units; the workers (worker.go) run rounds
+// (waiters.go) carrying their units, which with more than two Ps they join
+// without the lock (arrivals.go); the workers (worker.go) run rounds
 // of work while they hold a slot (search.go: take, confirm, spin) and
 // park when there is nothing to do (park.go: give back, recheck, idle
 // stack in idle.go); the purger (purge.go) retires workers parked for too
@@ -167,7 +168,11 @@ import (
 //	    goroutine. A submitter that blocks without limit does not wait for
 //	    a searcher to make room: it joins the list at once (yielding to
 //	    the searcher would take the CPU from the workers that make the
-//	    room); one that would be refused, or spill into the overflow list,
+//	    room); with more than two Ps it joins without taking mu, through
+//	    the arrivals, and asks mu's holder to look again for it (rules
+//	    A1-A4 in arrivals.go; mutants A3-arrival-no-ask,
+//	    TestBreakArrivalAsks; A4-arrival-joins-closed,
+//	    TestBreakArrivalAfterClose). One that would be refused, or spill into the overflow list,
 //	    yields a few times first. An offer (Offer) is a submitter that
 //	    would be refused: it looks again under mu as any does, and,
 //	    finding no room, withdraws its announcement and returns ErrNoRoom
@@ -264,7 +269,11 @@ type Engine[E any] struct {
 	// admitAsked is a room-maker's ask to e.mu's holder (lock.go, W4);
 	// written only while submitters block, like waitersN beside it.
 	admitAsked atomic.Bool
-	_          [43]byte
+	// arrivals is the stack of blocking submitters that have not yet been
+	// moved into mu.waiters, latest first, linked by arrival (arrivals.go);
+	// written only while submitters block, like waitersN beside it.
+	arrivals atomic.Pointer[waiter[E]]
+	_        [32]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
 	// timings says whether units are timed (timings.go): read once when a

@@ -43,6 +43,8 @@ const (
 	hkOutsider                        // a blocked submitter asked whether it runs in a unit of the engine, found it does not, and waits on
 	hkAskLeft                         // a worker that made room found e.mu held and left the admission to its holder
 	hkAskWait                         // a worker that made room found e.mu held and the queue low, and is about to wait for the lock to admit
+	hkArrive                          // a blocking submitter has announced itself in waitersN and is about to push its waiter on the arrivals
+	hkArrivalsTaken                   // e.mu's holder has moved the arrivals into the list
 
 	// The steps of the front-ends' protocols on the engine, run through
 	// the same explorer (At).
@@ -63,6 +65,7 @@ var hookNames = [numHookPoints]string{
 	"spin-start", "spin-found", "spin-giveup", "recheck", "park", "woken",
 	"admit-waiter", "block", "close-drain", "reboot-wait", "close-wait", "done", "spin-last",
 	"waiter-take", "give-back", "continue", "admit-all", "unlock", "outsider", "ask-left", "ask-wait",
+	"arrive", "arrivals-taken",
 	"key-admit", "key-turn", "key-idle", "key-yield",
 	"sched-take", "sched-expire", "sched-offer",
 }

@@ -112,6 +112,7 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 	e.mu.rebootPending = false // a close after a Reopen wins (C4)
 	e.mu.closing = true        // retiring the last worker must not end the life before the drain
 	if !e.mu.closed {
+		e.takeArrivalsLocked() // into the list, refused below with it (A4)
 		e.mu.closed = true
 		e.gate.close()
 		e.q.seal()

@@ -63,14 +63,7 @@ func (l *mutex) TryLock() bool {
 // them itself if it gets the lock at once.
 func (e *Engine[E]) admitAsk() {
 	tally(tallyAsk)
-	if !e.admitAsked.Load() {
-		// A pending ask is answered after this load, so after this
-		// caller's room was made: it covers this room too.
-		e.admitAsked.Store(true)
-	}
-	if e.mu.m.TryLock() {
-		tally(tallyLock)
-		e.unlock()
+	if e.ask() {
 		return
 	}
 	if e.q.len() < e.q.half() || !e.manyProcs.Load() {
@@ -82,6 +75,25 @@ func (e *Engine[E]) admitAsk() {
 		return
 	}
 	hook(hkAskLeft)
+}
+
+// ask asks e.mu's holder to admit blocked submitters: a room-maker for
+// the room it made, an arrival (arrivals.go) for itself. It reports
+// whether it got the lock at once, and then it has answered the ask
+// itself and let go.
+func (e *Engine[E]) ask() bool {
+	if !e.admitAsked.Load() {
+		// A pending ask is answered after this load, so after this
+		// caller's room was made, or its arrival pushed: it covers this
+		// one too.
+		e.admitAsked.Store(true)
+	}
+	if e.mu.m.TryLock() {
+		tally(tallyLock)
+		e.unlock()
+		return true
+	}
+	return false
 }
 
 // unlock lets go of e.mu. First it answers an ask (admitAsk) that came
@@ -111,8 +123,12 @@ func (e *Engine[E]) unlock() {
 // answerLocked answers an ask, if one is pending, and returns the blocked
 // submitters admitted under this hold, for unlock to wake. Requires e.mu.
 func (e *Engine[E]) answerLocked() *waiter[E] {
-	if e.admitAsked.Load() && e.admitAsked.Swap(false) && !e.mu.closed {
-		e.admitWaitersLocked()
+	if e.admitAsked.Load() && e.admitAsked.Swap(false) {
+		if e.mu.closed {
+			e.takeArrivalsLocked() // refused (A4)
+		} else {
+			e.admitWaitersLocked()
+		}
 	}
 	admitted := e.mu.admitted
 	e.mu.admitted = nil
@@ -126,7 +142,18 @@ func (e *Engine[E]) answerLocked() *waiter[E] {
 // sync.Mutex, after a short spin, parks the caller on a semaphore and
 // costs a wake-up per contended acquisition (measured on the drop-in's
 // blocking Invoke at parallelism 1-100: 6-11% of a call, 2 cores).
+//
+// With more than two Ps the holder runs on a P of its own, and the yield
+// costs more than it gives: runtime.Gosched puts the caller on the
+// scheduler's global queue under its one lock and, with a P idle, wakes a
+// thread to run it (wakep). The caller waits in sync.Mutex instead, which
+// spins while the holder runs (measured on 2 cores, GOMAXPROCS 4 and 16
+// interleaved with the yields: no dearer; not measured on many cores).
 func (e *Engine[E]) lock() {
+	if e.manyProcs.Load() {
+		e.mu.Lock()
+		return
+	}
 	for i := 0; i < 4; i++ {
 		if e.mu.m.TryLock() {
 			tally(tallyLock)

@@ -108,6 +108,7 @@ func (e *Engine[E]) stopSearching(w *worker[E]) {
 func (e *Engine[E]) takeWaiter(over func() bool) (t unit[E], taken, refused bool) {
 	hook(hkWaiterTake)
 	e.lock()
+	e.takeArrivalsLocked() // A2
 	w := e.mu.waiters.head
 	if w == nil {
 		e.unlock()

@@ -124,6 +124,9 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 			return nil
 		}
 	}
+	if mode == waitForRoom && e.cfg.blocksWithoutLimit() && e.manyProcs.Load() && !e.gate.closed() {
+		return e.arrive(ctx, t)
+	}
 	e.lock()
 	if e.mu.closed {
 		e.unlock()
@@ -162,7 +165,14 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 	e.armStallCheckLocked(stallCheck)
 	hook(hkBlock)
 	e.unlock()
+	return e.await(ctx, w, t)
+}
 
+// await waits for the outcome of w, a blocked submitter's waiter in the
+// list or among the arrivals, with t its unit: admitted, refused, or
+// given up when ctx is done; a submitter that is a task of this engine
+// may be asked to help instead (reentry.go).
+func (e *Engine[E]) await(ctx context.Context, w *waiter[E], t unit[E]) error {
 wait:
 	select {
 	case <-w.done:
@@ -185,6 +195,7 @@ wait:
 		return e.submitInside(ctx, cw, t)
 	case <-ctx.Done():
 		e.mu.Lock()
+		e.takeArrivalsLocked() // w may still be an arrival (A2)
 		if w.queued {
 			e.mu.waiters.remove(w)
 			tally(tallyCounts)
@@ -220,6 +231,7 @@ func (e *Engine[E]) handOver(u unit[E]) {
 // It reports whether u was accepted, and returns the worker to wake once
 // mu is unlocked (nil: none). Requires e.mu.
 func (e *Engine[E]) admitLocked(u unit[E]) (*worker[E], bool) {
+	e.takeArrivalsLocked() // nobody passes them (A2)
 	if e.mu.waiters.n != 0 {
 		return nil, false
 	}
@@ -244,6 +256,7 @@ func (e *Engine[E]) admitLocked(u unit[E]) (*worker[E], bool) {
 // becomes available to workers only when admitted, so its start cannot be
 // inferred. Requires e.mu.
 func (e *Engine[E]) overflowLocked(u unit[E]) {
+	e.takeArrivalsLocked() // A2
 	w := e.getWaiter(u.late())
 	w.accepted = true
 	e.mu.waiters.pushBack(w)
@@ -291,6 +304,7 @@ func (e *Engine[E]) checkStalled() {
 	e.mu.Lock()
 	defer e.unlock()
 	e.mu.stallArmed = false
+	e.takeArrivalsLocked() // A2
 	now := clock()
 	var soonest time.Duration = -1
 	for w := e.mu.waiters.head; w != nil; w = w.next {
@@ -346,6 +360,7 @@ func (e *Engine[E]) admitWaiters() {
 }
 
 func (e *Engine[E]) admitWaitersLocked() {
+	e.takeArrivalsLocked() // A2
 	hook(hkAdmitAll)
 	for w := e.mu.waiters.head; w != nil; w = e.mu.waiters.head {
 		hook(hkAdmitWaiter)

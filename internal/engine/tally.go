@@ -23,12 +23,14 @@ const (
 	tallySignal                    // a blocked submitter woken
 	tallyYield                     // a runtime.Gosched
 	tallyAsk                       // a room-maker asked e.mu's holder to admit waiters for it
+	tallyArrive                    // a CAS tried on the arrivals stack (a blocking submitter joining)
 	numTallies
 )
 
 var tallyNames = [numTallies]string{
 	"gate-rmw", "tail-cas", "head-cas", "spinning-rmw", "counts-rmw",
 	"mu-lock", "mu-held", "idle-op", "wake", "signal", "yield", "admit-ask",
+	"arrive-cas",
 }
 
 func (k tallyKind) String() string { return tallyNames[k] }

@@ -14,6 +14,10 @@ type waiter[E any] struct {
 	queued     bool
 	accepted   bool // an overflow entry: the task is accepted, nobody waits
 
+	// arrival links the arrivals stack (arrivals.go) until the waiter is
+	// moved into the list.
+	arrival *waiter[E]
+
 	// poke asks a submitter blocked for stallCheck whether it is a task of
 	// the pool it waits on (engine.checkStalled, reentry.go); buffered,
 	// and sent once per blocking (poked). Once it has found it is not,
