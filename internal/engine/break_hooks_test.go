@@ -714,61 +714,67 @@ func TestBreakAskTwoProcs(t *testing.T) {
 	close(releaseB)
 }
 
-// TestBreakArrivalAsks: with more than two Ps, C's submitter finds the queue of 4 full behind A
-// in an engine of 1, announces itself, and is held before it pushes its
-// waiter on the arrivals. A ends meanwhile: its worker takes B, which
+// arrivalHeld fills an engine of 1 as queueFullBehindA does, with more
+// than two Ps, and submits C (unit c), whose submitter finds no room,
+// announces itself and is held before it pushes its waiter on the
+// arrivals. It returns queueFullBehindA's channels, C's outcome and what
+// lets C go on.
+func arrivalHeld(t *testing.T, c func()) (e *Engine[func()], releaseA, bStarted, releaseB chan struct{}, errC chan error, resume func()) {
+	t.Helper()
+	breakpoints(t)
+	manyProcs(t)
+	e, releaseA, bStarted, releaseB = queueFullBehindA(t)
+	var paused <-chan struct{}
+	paused, resume = pauseAt(t, "arrive")
+	t.Cleanup(resume)
+	errC = make(chan error, 1)
+	go func() { errC <- e.Submit(context.Background(), c) }()
+	<-paused
+	return e, releaseA, bStarted, releaseB, errC, resume
+}
+
+// outcome waits for C's Submit to return, and fails the test with stuck
+// if it has not within testkit.FailBound.
+func outcome(t *testing.T, errC chan error, stuck string) error {
+	t.Helper()
+	select {
+	case err := <-errC:
+		return err
+	case <-time.After(testkit.FailBound):
+		t.Fatal(stuck)
+		return nil
+	}
+}
+
+// TestBreakArrivalAsks: A runs in an engine of 1 with the queue of 4 full
+// behind it, and C's submitter is held after announcing itself, before
+// its push (arrivalHeld). A ends meanwhile: its worker takes B, which
 // makes room, sees C announced and admits, but finds no arrival yet. Let
 // go, C must ask for itself (rule A3): it takes the lock and admits itself
 // into the room while B still runs. A submitter that only waited would
 // wait beside room in the queue until B ends.
 func TestBreakArrivalAsks(t *testing.T) {
-	breakpoints(t)
-	manyProcs(t)
-	e, releaseA, bStarted, releaseB := queueFullBehindA(t)
-	paused, resume := pauseAt(t, "arrive")
-	defer resume()
-	errC := make(chan error, 1)
-	go func() { errC <- e.Submit(context.Background(), func() {}) }()
-	<-paused
+	_, releaseA, bStarted, releaseB, errC, resume := arrivalHeld(t, func() {})
 	close(releaseA)
 	<-bStarted // the worker admitted what it could before it ran B
 	resume()
-	select {
-	case err := <-errC:
-		if err != nil {
-			t.Fatalf("Submit(C) = %v", err)
-		}
-	case <-time.After(testkit.FailBound):
-		t.Fatal("C is still blocked while B runs, with room for it in the queue: its arrival did not ask to be admitted")
+	if err := outcome(t, errC, "C is still blocked while B runs, with room for it in the queue: its arrival did not ask to be admitted"); err != nil {
+		t.Fatalf("Submit(C) = %v", err)
 	}
 	close(releaseB)
 }
 
-// TestBreakArrivalAfterClose: with more than two Ps, C's submitter finds
-// the pool saturated,
-// announces itself and is held before it pushes its waiter on the
-// arrivals; the engine is closed meanwhile, with no arrival to refuse.
-// Let go, C's arrival is taken on a closed engine and must be refused
-// with ErrClosed (rule A4), not joined to a list that nobody admits any
-// more, and its unit never runs.
+// TestBreakArrivalAfterClose: as TestBreakArrivalAsks, but the engine is
+// closed while C is held, with no arrival to refuse. Let go, C's arrival
+// is taken on a closed engine and must be refused with ErrClosed (rule
+// A4), not joined to a list that nobody admits any more, and its unit
+// never runs.
 func TestBreakArrivalAfterClose(t *testing.T) {
-	breakpoints(t)
-	manyProcs(t)
-	e, releaseA, _, releaseB := queueFullBehindA(t)
-	paused, resume := pauseAt(t, "arrive")
-	defer resume()
-	errC := make(chan error, 1)
-	go func() { errC <- e.Submit(context.Background(), func() { t.Error("C ran after it was refused") }) }()
-	<-paused
+	e, releaseA, _, releaseB, errC, resume := arrivalHeld(t, func() { t.Error("C ran after it was refused") })
 	done := e.Close()
 	resume()
-	select {
-	case err := <-errC:
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("Submit(C) across the close = %v, want ErrClosed", err)
-		}
-	case <-time.After(testkit.FailBound):
-		t.Fatal("C is still blocked on a closed engine: its arrival joined a list that nobody admits")
+	if err := outcome(t, errC, "C is still blocked on a closed engine: its arrival joined a list that nobody admits"); !errors.Is(err, ErrClosed) {
+		t.Errorf("Submit(C) across the close = %v, want ErrClosed", err)
 	}
 	close(releaseA)
 	close(releaseB)
