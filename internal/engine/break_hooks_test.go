@@ -718,12 +718,16 @@ func TestBreakAskTwoProcs(t *testing.T) {
 // than two Ps, and submits C (unit c), whose submitter finds no room,
 // announces itself and is held before it pushes its waiter on the
 // arrivals. It returns queueFullBehindA's channels, C's outcome and what
-// lets C go on.
+// lets C go on; A and B are let go when the test ends, failed or not.
 func arrivalHeld(t *testing.T, c func()) (e *Engine[func()], releaseA, bStarted, releaseB chan struct{}, errC chan error, resume func()) {
 	t.Helper()
 	breakpoints(t)
 	manyProcs(t)
 	e, releaseA, bStarted, releaseB = queueFullBehindA(t)
+	t.Cleanup(func() { // before the engine's own: A and B must end for its close to
+		closeOnce(releaseA)
+		closeOnce(releaseB)
+	})
 	var paused <-chan struct{}
 	paused, resume = pauseAt(t, "arrive")
 	t.Cleanup(resume)
@@ -731,6 +735,15 @@ func arrivalHeld(t *testing.T, c func()) (e *Engine[func()], releaseA, bStarted,
 	go func() { errC <- e.Submit(context.Background(), c) }()
 	<-paused
 	return e, releaseA, bStarted, releaseB, errC, resume
+}
+
+// closeOnce closes ch unless it is closed.
+func closeOnce(ch chan struct{}) {
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
 }
 
 // outcome waits for C's Submit to return, and fails the test with stuck
@@ -754,14 +767,13 @@ func outcome(t *testing.T, errC chan error, stuck string) error {
 // into the room while B still runs. A submitter that only waited would
 // wait beside room in the queue until B ends.
 func TestBreakArrivalAsks(t *testing.T) {
-	_, releaseA, bStarted, releaseB, errC, resume := arrivalHeld(t, func() {})
+	_, releaseA, bStarted, _, errC, resume := arrivalHeld(t, func() {})
 	close(releaseA)
 	<-bStarted // the worker admitted what it could before it ran B
 	resume()
 	if err := outcome(t, errC, "C is still blocked while B runs, with room for it in the queue: its arrival did not ask to be admitted"); err != nil {
 		t.Fatalf("Submit(C) = %v", err)
 	}
-	close(releaseB)
 }
 
 // TestBreakArrivalAfterClose: as TestBreakArrivalAsks, but the engine is
