@@ -54,3 +54,35 @@ func TestPressureTakesEveryStep(t *testing.T) {
 		t.Error("splitmix maps two inputs to one output")
 	}
 }
+
+// TestBreakOnceWhileStepsRun: a breakpoint installed while another
+// goroutine is taking steps runs on that goroutine and reads what the
+// test wrote before installing it. Under -race this fails if the
+// explorer's quiet load of the breakpoint is all that orders the two
+// (the race detector does not see it), as it did for a worker still at a
+// step of the previous call when a test set its breakpoint.
+func TestBreakOnceWhileStepsRun(t *testing.T) {
+	x := New(Config{}, []string{"step"})
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				x.At(0)
+			}
+		}
+	}()
+	want := 0
+	want = 42 // written after the goroutine started: no edge but the breakpoint's
+	hit := make(chan int, 1)
+	clear := x.BreakOnce("step", func() { hit <- want })
+	if got := <-hit; got != 42 {
+		t.Errorf("the breakpoint read %d, want 42", got)
+	}
+	clear()
+	close(stop)
+	<-done
+}
