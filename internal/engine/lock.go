@@ -124,11 +124,9 @@ func (e *Engine[E]) unlock() {
 // submitters admitted under this hold, for unlock to wake. Requires e.mu.
 func (e *Engine[E]) answerLocked() *waiter[E] {
 	if e.admitAsked.Load() && e.admitAsked.Swap(false) {
-		if e.mu.closed {
-			e.takeArrivalsLocked() // refused (A4)
-		} else {
-			e.admitWaitersLocked()
-		}
+		// On a closed engine the list is empty (C1) and the arrivals
+		// are refused (A4): the admission admits nothing.
+		e.admitWaitersLocked()
 	}
 	admitted := e.mu.admitted
 	e.mu.admitted = nil
