@@ -62,7 +62,7 @@ func produce(b *testing.B, producers, per int, send func() error, cd *countdown,
 // of workers actors, each of which counts the jobs it handles. Routing
 // runs on the sender's goroutine. One op is one job handled.
 func BenchmarkRouter(b *testing.B) {
-	for _, c := range []struct{ producers, workers int }{{1, 2}, {1, 4}, {1, 8}, {1, 16}, {2, 4}} {
+	for _, c := range []struct{ producers, workers int }{{1, 2}, {1, 4}, {1, 8}, {1, 16}, {2, 4}, {16, 16}} {
 		b.Run(fmt.Sprintf("producers=%d/workers=%d", c.producers, c.workers), func(b *testing.B) {
 			sys := newSystem(b)
 			r, err := actorpool.NewRouter(sys, c.workers, func() actorpool.Behavior {
