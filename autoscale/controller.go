@@ -239,6 +239,7 @@ func (c *Controller) write(lg *slog.Logger, d Decision) {
 		slog.Uint64("rejections", o.Rejections),
 		slog.Duration("wait_p50", o.WaitP50), slog.Duration("wait_p99", o.WaitP99),
 		slog.Duration("service", o.Service), slog.Int("gomaxprocs", o.GOMAXPROCS),
+		slog.Float64("cpu", o.CPU), slog.Float64("runnable", o.Runnable),
 	}
 	if c.law.cfg.backlog != nil {
 		seen = append(seen, slog.Int("backlog", o.Backlog))

@@ -14,9 +14,11 @@
 //
 // Every tick (WithTick, 250ms by default) one window of those readings
 // becomes an Observation: arrival rate λ, throughput, busy workers, queue
-// length, queue wait, mean service time S, refusals; plus GOMAXPROCS and the
-// live heap against the soft memory limit, which the controller reads and
-// never sets.
+// length, queue wait, mean service time S, refusals; plus GOMAXPROCS, the
+// process's CPU time (getrusage, on Unix systems), how many goroutines
+// waited for a CPU (the runtime's scheduling latencies), and the live heap
+// against the soft memory limit, which the controller reads and never
+// sets.
 //
 // # The control law
 //
@@ -43,7 +45,8 @@
 //     tasks waited in for less than a service time or that the size drains
 //     within a window, is a momentary one: hold, unless its p99 wait broke
 //     the objective; then one worker more (CauseLatency: the log says when
-//     the pool grew for latency).
+//     the pool grew for latency), which the pool keeps while the load stays
+//     as high (below).
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their
@@ -57,6 +60,21 @@
 //     time before queueing for it began) and caps growth there: the
 //     multiplicative decrease. Work found CPU-bound is held within
 //     ceil(1.5 × GOMAXPROCS).
+//   - CPU-bound work is told by measurement, not by trying sizes. When the
+//     process keeps its CPUs busy (85% of GOMAXPROCS or more) and the pool
+//     has more workers than GOMAXPROCS, each busy worker is running, ready
+//     to run and waiting for a CPU, or blocked (in I/O, on a downstream):
+//     the CPU time bounds the first, the scheduler's latencies the second,
+//     and when at most a quarter of the busy workers are left for the
+//     third, an added worker would only wait for a CPU too. The law places
+//     a knee at GOMAXPROCS, known from below, and goes there in that tick:
+//     a pool started at 4 workers on 2 CPUs with CPU work at 1.5 times what
+//     they serve is at 2 after its first tick. Workers blocked in I/O do
+//     not count against the CPUs: with the CPUs as busy, a pool whose busy
+//     workers mostly wait on I/O is sized by Little's law as before. The
+//     readings are the whole process's, so the experiments have the last
+//     word: once a growth beyond GOMAXPROCS paid, the readings place no
+//     knee.
 //   - A knee is tested from below once (a step down that keeps 95% of the
 //     throughput over two windows moves it down; the throughput is taken
 //     both as counted, which is noisy, and as the busy workers over the
@@ -79,14 +97,17 @@
 //     current service time, so that load arriving in bursts with lulls
 //     shorter than that meets each burst with the workers the last one
 //     needed, not a quarter of a second of queueing while the next growth
-//     catches up.
+//     catches up. Likewise it keeps a worker it added for latency while
+//     the arrivals stay at nine tenths of the rate it was added at: the
+//     waits, not Erlang's formula, said that load needs it.
 //
 // The work's class (Stats.Class) is concluded from the pool's own tasks
-// only: a knee at or below ceil(1.5 × GOMAXPROCS) makes it CPU-bound, one
-// above it Limited, a growth beyond GOMAXPROCS that paid I/O-bound. CPU
-// load elsewhere in the process slows every task a little but does not make
-// an added worker buy nothing, so it never makes I/O work look CPU-bound;
-// the law reads no scheduler latency. Bounds are read on every tick: the
+// and the measurement above: a knee at or below ceil(1.5 × GOMAXPROCS)
+// makes it CPU-bound, one above it Limited, a growth beyond GOMAXPROCS
+// that paid I/O-bound. CPU load elsewhere in the process slows every task
+// a little but does not make an added worker buy nothing, and leaves the
+// pool's I/O-blocked workers blocked, so it does not make I/O work look
+// CPU-bound. Bounds are read on every tick: the
 // ceiling is WithMax, by default 32 × GOMAXPROCS (runtime.GOMAXPROCS(0),
 // read, never set). Growth stops while the live heap is near the soft
 // memory limit (debug.SetMemoryLimit(-1), which only reads).

@@ -96,7 +96,15 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	}
 	// The workers added to drain a backlog are not wanted once it is
 	// drained: the stabilisation window keeps only what the arrivals need.
-	if steady > 0 {
+	// A worker added for latency is what the arrivals need: it stands for
+	// the window, and the memory keeps it while they arrive as fast
+	// (shrink.go), so that the pool does not give it back only to break
+	// the objective again.
+	switch {
+	case cause == CauseLatency:
+		l.recs = append(l.recs, rec{o.At, to})
+		l.lateAt = append(l.lateAt, lateRec{o.At, l.lambda, to})
+	case steady > 0:
 		l.recs = append(l.recs, rec{o.At, max(n, min(to, steady))})
 	}
 	return decision{to: to, cause: cause, reason: why}

@@ -10,15 +10,19 @@ import (
 type Class string
 
 // The classes of work. They are conclusions drawn from the pool's own
-// tasks only: what an added worker bought, and how the tasks' service time
-// moved with the number running. Load elsewhere in the process (other
-// goroutines keeping the CPUs busy) makes every task a little slower, but
-// does not make an added worker buy nothing, so it never makes work look
-// CPU-bound.
+// tasks: what an added worker bought, and how the tasks' service time
+// moved with the number running; and, for CPU-bound work, from the
+// process's CPU time and the scheduler's latencies (cpu.go). Load
+// elsewhere in the process (other goroutines keeping the CPUs busy) makes
+// every task a little slower, but does not make an added worker buy
+// nothing, nor the pool's workers blocked in I/O wait for a CPU, so it
+// does not make work look CPU-bound.
 const (
 	Unknown Class = "unknown"
 	// CPUBound: a knee at or below ceil(1.5 × GOMAXPROCS): past it, added
-	// workers bought no throughput and the service time grew with them.
+	// workers bought no throughput and the service time grew with them, or
+	// the busy workers were measured waiting for the CPUs and for nothing
+	// else.
 	CPUBound Class = "cpu-bound"
 	// Limited: a knee above that: something the tasks wait on (a
 	// downstream, a connection pool) serves only so many at once.

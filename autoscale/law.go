@@ -54,6 +54,7 @@ type law struct {
 
 	recs   []rec           // size recommendations, for the stabilisation window
 	rates  []rate          // sustained arrival rates, for the memory (shrink.go)
+	lateAt []lateRec       // growths for latency, for the memory (shrink.go)
 	pulled bool            // the last window had work waiting outside the pool
 	recent []time.Duration // the mean service time of the last windows with completions, newest last
 	grewAt time.Time       // the last growth under pressure
@@ -89,6 +90,9 @@ func (l *law) decide(o Observation) decision {
 		}
 	}
 	if d, ok := l.expire(o); ok {
+		return l.done(o, d)
+	}
+	if d, ok := l.cpuKnee(o); ok {
 		return l.done(o, d)
 	}
 	d, ok, note := l.judge(o)

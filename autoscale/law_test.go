@@ -548,3 +548,31 @@ func TestLawStepDownFirstWindowMixesSizes(t *testing.T) {
 	decideT(t, l, saturated(500*time.Millisecond, 2, 4800, 3980, 900*us), 2, "")
 	decideT(t, l, saturated(750*time.Millisecond, 2, 4800, 3990, 500*us), 2, "knee at 2")
 }
+
+// TestLawKeepsAWorkerAddedForLatency: at a load the objective's sizing
+// serves with one worker, the waits broke the objective and the law added
+// a second. At the same load the pool keeps it past the stabilisation
+// window, where it used to give it back and break the objective again,
+// once a window and a half; at half the load it shrinks.
+func TestLawKeepsAWorkerAddedForLatency(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	l.class = IOBound // a wait for latency is not a wait for a CPU
+	o := steadyAt(0, 1, 1000, 600*time.Microsecond)
+	o.Queue, o.WaitP99 = 5, 16*ms
+	decideT(t, l, o, 2, "for latency")
+	n := 2
+	at := 250 * ms
+	for ; at < 10*time.Second; at += 250 * ms {
+		o := steadyAt(at, n, 1000, 600*time.Microsecond)
+		if n = l.decide(o).to; n != 2 {
+			t.Fatalf("at %v, the same load: size %d, want the 2 latency asked for", at, n)
+		}
+	}
+	for ; at < 20*time.Second && n == 2; at += 250 * ms {
+		n = l.decide(steadyAt(at, n, 500, 600*time.Microsecond)).to
+	}
+	if n != 1 {
+		t.Fatalf("at half the load for 10 s: size %d, want 1", n)
+	}
+}

@@ -40,8 +40,18 @@ type Observation struct {
 	ServiceSD time.Duration
 
 	GOMAXPROCS int
-	HeapLive   uint64 // bytes
-	MemLimit   uint64 // the soft memory limit; math.MaxInt64 when unset
+	// CPU is the CPU time the whole process used in the window, in CPUs
+	// (1.5: one and a half CPUs busy on average), user and system time
+	// together; 0 where the platform does not report it (it is read with
+	// getrusage on Unix systems).
+	CPU float64
+	// Runnable is how many goroutines of the whole process were, on
+	// average over the window, ready to run but waiting for a CPU (P),
+	// read from the runtime's scheduling latencies
+	// (/sched/latencies:seconds).
+	Runnable float64
+	HeapLive uint64 // bytes
+	MemLimit uint64 // the soft memory limit; math.MaxInt64 when unset
 }
 
 // Utilization is Busy over Size.
@@ -72,16 +82,22 @@ type Observer struct {
 	prev    reading
 	prevAt  time.Time
 	samples []metrics.Sample
+	sched   schedReading
 }
 
-const heapMetric = "/gc/heap/live:bytes"
+const (
+	heapMetric  = "/gc/heap/live:bytes"
+	schedMetric = "/sched/latencies:seconds"
+)
 
 // NewObserver returns an observer of m whose first window starts now.
 func NewObserver(m *Meter) *Observer { return newObserver(m, time.Now()) }
 
 func newObserver(src source, now time.Time) *Observer {
 	o := &Observer{src: src, prev: src.read(), prevAt: now,
-		samples: []metrics.Sample{{Name: heapMetric}}}
+		samples: []metrics.Sample{{Name: heapMetric}, {Name: schedMetric}}}
+	metrics.Read(o.samples)
+	o.sched.read(o.samples[1].Value, 0)
 	return o
 }
 
@@ -122,6 +138,7 @@ func (o *Observer) observe(now time.Time, size int) Observation {
 	if o.samples[0].Value.Kind() == metrics.KindUint64 {
 		obs.HeapLive = o.samples[0].Value.Uint64()
 	}
+	obs.CPU, obs.Runnable = o.sched.read(o.samples[1].Value, win)
 	obs.MemLimit = uint64(debug.SetMemoryLimit(-1)) // a negative limit only reads it
 
 	o.prev, o.prevAt = r, now

@@ -44,6 +44,38 @@ func (l *law) remember(o Observation) {
 	}
 }
 
+// lateRec is a growth for latency: when, the smoothed arrival rate then,
+// and the size grown to.
+type lateRec struct {
+	at     time.Time
+	lambda float64
+	n      int
+}
+
+// lateKeep is how far the smoothed arrival rate may fall below the one a
+// growth for latency was made at for the memory to keep its size: the same
+// load, give or take its noise.
+const lateKeep = 0.9
+
+// keptForLatency is the largest size a growth for latency went to within
+// the memory's span at an arrival rate the current one still reaches
+// (lateKeep): the objective's sizing (Erlang's formula) asked for fewer,
+// and the waits said otherwise, at this load. Entries older than the span
+// are forgotten.
+func (l *law) keptForLatency(o Observation) int {
+	span := memorySpan * l.cfg.stabilization
+	for len(l.lateAt) > 0 && o.At.Sub(l.lateAt[0].at) > span {
+		l.lateAt = l.lateAt[1:]
+	}
+	n := 0
+	for _, r := range l.lateAt {
+		if l.lambda >= lateKeep*r.lambda {
+			n = max(n, r.n)
+		}
+	}
+	return n
+}
+
 // recalled is the size the memory keeps: the workers the highest arrival
 // rate of its span keeps busy at the least recent mean service time (a
 // rate measured while a knee inflated the service time would otherwise be
@@ -115,7 +147,7 @@ func (l *law) shrink(o Observation, lo int) decision {
 	if !settled {
 		return hold(o, CauseSteady, "")
 	}
-	stable := l.recalled(o)
+	stable := max(l.recalled(o), l.keptForLatency(o))
 	for _, r := range l.recs {
 		stable = max(stable, r.n)
 	}

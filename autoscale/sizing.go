@@ -56,8 +56,8 @@ func (l *law) usual(o Observation) time.Duration {
 // They cannot while the pool's busy workers are as many as the CPUs and
 // the work is not known to be I/O-bound: a task then waits for a CPU to
 // run the worker that would start it, and another worker would wait for
-// one too. (The law reads no scheduler latency; this is its own tasks'
-// busy time against GOMAXPROCS.)
+// one too. (This is its own tasks' busy time against GOMAXPROCS; the
+// scheduler's latencies are read only to tell CPU-bound work, cpu.go.)
 func (l *law) late(o Observation) bool {
 	t := l.objective(o)
 	if t <= 0 || o.WaitP99 <= t || o.Queue == 0 {

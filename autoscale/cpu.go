@@ -1,0 +1,133 @@
+package autoscale
+
+import (
+	"fmt"
+	"math"
+	"runtime/metrics"
+	"time"
+)
+
+// CPU-bound work, by measurement. A window tells CPU-bound work from
+// I/O-bound work without trying sizes when the process's CPUs are
+// saturated: each of the pool's busy workers is then running on a CPU,
+// ready to run and waiting for one, or blocked (in I/O, on a lock, on a
+// downstream). The process's CPU time says how many run (at most: the rest
+// of the process runs too), the scheduler's latencies how many wait for a
+// CPU (at most: other goroutines wait too); what is left of the busy
+// workers is the least number blocked. When that is a small share of them,
+// the busy workers wait for the CPUs and for nothing else, and a worker
+// added would only wait for a CPU as well: CPU-bound work on saturated
+// CPUs gets no more workers than GOMAXPROCS. Workers blocked in I/O are
+// the ones the rule leaves out: where many busy workers are neither
+// running nor waiting for a CPU, the work is not CPU-bound, however busy
+// the CPUs are (the scenario of I/O in a busy process), and Little's law
+// sizes the pool as before.
+const (
+	// cpuSaturated is the share of GOMAXPROCS the process's CPU time must
+	// reach in a window for its CPUs to count as saturated.
+	cpuSaturated = 0.85
+	// cpuBlockedShare is the largest share of the busy workers that may be
+	// blocked for the work to count as CPU-bound: the readings are
+	// estimates, and a worker blocked a quarter of its time would get
+	// three quarters of a CPU's worth of work done at most anyway.
+	cpuBlockedShare = 0.25
+	// cpuHold is how long a knee placed at GOMAXPROCS by measurement caps
+	// growth before a small step tests it from above, as a knee's tests do
+	// (knee.go), each test that finds it where it was doubling the time to
+	// the next. A measurement is better evidence than one step's verdict,
+	// so the first test waits longer than a knee's.
+	cpuHold = 20 * time.Second
+	// trackingPeriod is how many of a goroutine's scheduling events the
+	// runtime records one of in /sched/latencies:seconds (its
+	// gTrackingPeriod, 8 since the metric was added in Go 1.17): the
+	// histogram's total time is an eighth of the time goroutines waited.
+	trackingPeriod = 8
+)
+
+// measuredCPUBound reports whether o measured CPU-bound work on saturated
+// CPUs (see above).
+func measuredCPUBound(o Observation) bool {
+	p := float64(max(1, o.GOMAXPROCS))
+	// A reading beyond twice the CPUs is not a reading of real time (a
+	// window of a fake clock, in tests): nothing is concluded from it.
+	if o.CPU < cpuSaturated*p || o.CPU > 2*p || o.Busy < 1 {
+		return false
+	}
+	// More goroutines waiting for a CPU than the pool has busy workers:
+	// the rest of the process waits too, and how many of the waiters are
+	// the pool's is unknown.
+	if o.Runnable > o.Busy+1 {
+		return false
+	}
+	blocked := o.Busy - o.CPU - o.Runnable
+	return blocked <= cpuBlockedShare*o.Busy
+}
+
+// cpuKnee places a knee at GOMAXPROCS when o measured CPU-bound work on
+// saturated CPUs with more workers than CPUs, and brings the pool down to
+// it: ok with the decision that says so. The knee is known from below (a
+// step down would only idle a CPU), and is tested from above after
+// cpuHold, then as any knee is. The experiments have the last word: once a
+// growth beyond GOMAXPROCS has paid (IOBound), the readings, which cannot
+// tell the pool's CPU time from the rest of the process's, place nothing.
+func (l *law) cpuKnee(o Observation) (decision, bool) {
+	k := max(l.cfg.min, o.GOMAXPROCS, 1)
+	if l.class == IOBound || o.Size <= k || !measuredCPUBound(o) {
+		return decision{}, false
+	}
+	placed := l.knee == k
+	l.setKnee(o, k, o.Service, o.Size)
+	if !placed {
+		l.kneeTTL = max(l.kneeTTL, cpuHold)
+		l.kneeUntil = o.At.Add(l.kneeTTL)
+	}
+	l.kneeDown = true
+	l.probe = nil
+	return decision{to: k, cause: CauseKnee, reason: fmt.Sprintf(
+		"the CPUs are saturated (%.2f of %d in use) and the %.1f busy workers wait for them, not for I/O (%.1f ready to run): CPU-bound, knee at %d",
+		o.CPU, o.GOMAXPROCS, o.Busy, o.Runnable, k)}, true
+}
+
+// schedReading keeps the process's CPU time and the scheduler's latency
+// histogram at the last reading, to turn the next one into a window's CPU
+// use and average count of goroutines waiting for a CPU.
+type schedReading struct {
+	cpu    time.Duration
+	cpuOK  bool
+	counts []uint64
+}
+
+// read takes a new reading, v being the /sched/latencies:seconds sample,
+// and returns what the window of length win since the last one used: CPUs
+// busy and goroutines waiting for one, on average. Either is 0 when it
+// cannot be read (the platform, an old runtime, the first reading).
+func (s *schedReading) read(v metrics.Value, win time.Duration) (cpu, runnable float64) {
+	now, ok := processCPU()
+	if ok && s.cpuOK && win > 0 && now >= s.cpu {
+		cpu = float64(now-s.cpu) / float64(win)
+	}
+	s.cpu, s.cpuOK = now, ok
+	if v.Kind() != metrics.KindFloat64Histogram {
+		return cpu, 0
+	}
+	h := v.Float64Histogram()
+	if len(s.counts) == len(h.Counts) && win > 0 {
+		var waited float64 // seconds
+		for i, c := range h.Counts {
+			d := c - s.counts[i]
+			if d == 0 || c < s.counts[i] {
+				continue
+			}
+			lo, hi := max(0, h.Buckets[i]), h.Buckets[i+1]
+			if math.IsInf(hi, 1) {
+				hi = lo
+			}
+			waited += float64(d) * (lo + hi) / 2
+		}
+		runnable = trackingPeriod * waited / win.Seconds()
+	}
+	// The runtime reuses the histogram's memory on the next read: keep a
+	// copy of the counts.
+	s.counts = append(s.counts[:0], h.Counts...)
+	return cpu, runnable
+}
