@@ -97,8 +97,8 @@
 //     current service time, so that load arriving in bursts with lulls
 //     shorter than that meets each burst with the workers the last one
 //     needed, not a quarter of a second of queueing while the next growth
-//     catches up. Likewise it keeps a worker it added for latency while
-//     the arrivals stay at nine tenths of the rate it was added at: the
+//     catches up. Likewise it keeps a worker it added for latency at a
+//     steady load while the load stays at nine tenths of what it was: the
 //     waits, not Erlang's formula, said that load needs it.
 //
 // The work's class (Stats.Class) is concluded from the pool's own tasks

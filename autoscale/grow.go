@@ -19,6 +19,9 @@ func (l *law) pressure(o Observation) bool {
 // to test it (CauseKnee); any other answer is a growth (CauseGrow).
 func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	n := o.Size
+	// A window within the stabilisation window of a growth still shows
+	// the waits of the backlog that growth was for.
+	settled := o.At.Sub(l.grewAt) > l.cfg.stabilization
 	switch {
 	case o.Busy < float64(n)/2 && o.Rejections == 0:
 		return hold(o, CauseHoldBurst, "queue, but fewer than half the workers busy: a burst the queue absorbs")
@@ -97,13 +100,16 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	// The workers added to drain a backlog are not wanted once it is
 	// drained: the stabilisation window keeps only what the arrivals need.
 	// A worker added for latency is what the arrivals need: it stands for
-	// the window, and the memory keeps it while they arrive as fast
+	// the window; and, added at a steady load (no growth within the
+	// window before), the memory keeps it while the load stays as high
 	// (shrink.go), so that the pool does not give it back only to break
 	// the objective again.
 	switch {
 	case cause == CauseLatency:
 		l.recs = append(l.recs, rec{o.At, to})
-		l.lateAt = append(l.lateAt, lateRec{o.At, l.lambda, to})
+		if settled {
+			l.lateAt = append(l.lateAt, lateRec{o.At, l.load(o), to})
+		}
 	case steady > 0:
 		l.recs = append(l.recs, rec{o.At, max(n, min(to, steady))})
 	}

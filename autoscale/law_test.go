@@ -576,3 +576,24 @@ func TestLawKeepsAWorkerAddedForLatency(t *testing.T) {
 		t.Fatalf("at half the load for 10 s: size %d, want 1", n)
 	}
 }
+
+// TestLawForgetsLatencyRightAfterAGrowth: a window within the
+// stabilisation window of a growth still shows the waits of the backlog
+// that growth drained; a worker added for latency then stands for the
+// window, and is not kept after it.
+func TestLawForgetsLatencyRightAfterAGrowth(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	l.class = IOBound
+	l.grewAt = t0.Add(-time.Second)
+	o := steadyAt(0, 1, 1000, 600*time.Microsecond)
+	o.Queue, o.WaitP99 = 5, 16*ms
+	decideT(t, l, o, 2, "for latency")
+	n := 2
+	for at := 250 * ms; at < 10*time.Second && n == 2; at += 250 * ms {
+		n = l.decide(steadyAt(at, n, 1000, 600*time.Microsecond)).to
+	}
+	if n != 1 {
+		t.Fatalf("the same load for 10 s after a latency step taken right after a growth: size %d, want 1", n)
+	}
+}

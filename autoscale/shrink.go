@@ -44,32 +44,38 @@ func (l *law) remember(o Observation) {
 	}
 }
 
-// lateRec is a growth for latency: when, the smoothed arrival rate then,
-// and the size grown to.
+// lateRec is a growth for latency: when, the load then (load), and the
+// size grown to.
 type lateRec struct {
-	at     time.Time
-	lambda float64
-	n      int
+	at   time.Time
+	load float64
+	n    int
 }
 
-// lateKeep is how far the smoothed arrival rate may fall below the one a
-// growth for latency was made at for the memory to keep its size: the same
-// load, give or take its noise.
+// lateKeep is how far the load may fall below the one a growth for
+// latency was made at for the memory to keep its size: the same load,
+// give or take its noise.
 const lateKeep = 0.9
 
+// load is the busy workers the smoothed arrival rate keeps busy at the
+// tasks' usual service time: the load, in the terms of the work, so that
+// arrivals of other work (a regime of short CPU tasks after one of long
+// calls) are not taken for the same load.
+func (l *law) load(o Observation) float64 { return l.lambda * l.usual(o).Seconds() }
+
 // keptForLatency is the largest size a growth for latency went to within
-// the memory's span at an arrival rate the current one still reaches
-// (lateKeep): the objective's sizing (Erlang's formula) asked for fewer,
-// and the waits said otherwise, at this load. Entries older than the span
-// are forgotten.
+// the memory's span at a load the current one still reaches (lateKeep):
+// the objective's sizing (Erlang's formula) asked for fewer, and the waits
+// said otherwise, at this load. Entries older than the span are
+// forgotten.
 func (l *law) keptForLatency(o Observation) int {
 	span := memorySpan * l.cfg.stabilization
 	for len(l.lateAt) > 0 && o.At.Sub(l.lateAt[0].at) > span {
 		l.lateAt = l.lateAt[1:]
 	}
-	n := 0
+	n, load := 0, l.load(o)
 	for _, r := range l.lateAt {
-		if l.lambda >= lateKeep*r.lambda {
+		if load > 0 && load >= lateKeep*r.load {
 			n = max(n, r.n)
 		}
 	}
