@@ -55,6 +55,7 @@ func TestLawIOInABusyProcess(t *testing.T) {
 		{"CPUs not saturated", 1.2, 0},
 		{"not a reading of real time", 9, 0},
 	} {
+		c := c
 		t.Run(c.name, func(t *testing.T) {
 			l := newObjectiveLaw(64)
 			o := withCPU(saturated(0, 16, 1200, 800, 20*time.Millisecond), c.cpu, c.runnable)
