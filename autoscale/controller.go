@@ -119,21 +119,138 @@ func (c *Controller) Meter() *Meter { return &c.meter }
 // early with the error of a Resize that fails, or with an error matching
 // resize.ErrClosed when the target reports itself closed (through its
 // Stats().Closed, or an IsClosed() bool method, as ants' pools have).
+//
+// A target that tells of a backlog as it forms (poolkit's pools:
+// WaitBacklog) wakes Run between ticks: when twice as many tasks wait as
+// the pool has workers (and two more), all busy, Run ticks at once, or as
+// soon as the last tick is an eighth of a tick old (a window with too
+// little in it says nothing), and the next tick comes a full interval
+// later. Such a tick may grow the pool and never shrinks it. So a pool
+// created too small, or met by a step in its load, grows within
+// milliseconds, not a tick. A shorter queue is one the pool may absorb
+// (chance arrivals make one at any high utilisation): the tick judges it.
+// The wake-up is an edge: it is armed only by a tick that found no task
+// waiting and no step awaiting its verdict, so a lasting backlog, or an
+// experiment under way, is left to the ticks.
 func (c *Controller) Run(ctx context.Context) error {
 	if ctx == nil {
 		return errNilContext
 	}
-	t := time.NewTicker(c.tick)
+	t := time.NewTimer(c.tick)
 	defer t.Stop()
+	// reset restarts t with nothing stale in its channel: the module's Go
+	// floor predates timers whose Reset discards a value already sent.
+	reset := func(d time.Duration) {
+		if !t.Stop() {
+			select {
+			case <-t.C:
+			default:
+			}
+		}
+		t.Reset(d)
+	}
+	w := c.startWaker(ctx)
+	defer w.stop()
+	w.arm(wakeAt(c.r.Cap())) // a pool created too small grows before the first tick
+	last := time.Now()
 	for {
+		kind := scheduled
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
-			if d := c.Tick(); d.Err != nil {
-				return d.Err
+		case <-w.fired:
+			kind = early
+			if d := c.tick/8 - time.Since(last); d > 0 {
+				reset(d)
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-t.C:
+				}
 			}
 		}
+		d := c.tickNow(kind)
+		if d.Err != nil {
+			return d.Err
+		}
+		last = time.Now()
+		reset(c.tick)
+		if d.Queue == 0 && d.Rejections == 0 && c.settled() {
+			w.arm(wakeAt(c.r.Cap()))
+		}
+	}
+}
+
+// wakeAt is the backlog that wakes Run between ticks for a pool of size
+// n: twice as many tasks waiting as there are workers, and two more. A
+// shorter queue is one chance arrivals make at any high utilisation,
+// which a pool of a few workers sees often: the tick judges it.
+func wakeAt(n int) int { return 2*n + 2 }
+
+// settled reports whether no step awaits its verdict: a tick before the
+// next full window would judge it on too little.
+func (c *Controller) settled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.law.probe == nil
+}
+
+// backlogWaiter is a target that tells of a backlog as it forms:
+// poolkit's pool.Pool and pool.FuncPool.
+type backlogWaiter interface {
+	WaitBacklog(ctx context.Context, n int) (int, error)
+}
+
+// waker waits, once armed, for the target's next backlog, and then fires
+// once. Its goroutine lives as long as Run.
+type waker struct {
+	armed chan int      // Run arms it with the backlog to wait for (holds at most one)
+	fired chan struct{} // nil when the target cannot tell of a backlog
+	stop  func()        // ends the goroutine and waits for it
+}
+
+func (c *Controller) startWaker(ctx context.Context) *waker {
+	bw, ok := c.r.(backlogWaiter)
+	if !ok {
+		return &waker{stop: func() {}}
+	}
+	w := &waker{armed: make(chan int, 1), fired: make(chan struct{})}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	w.stop = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		for {
+			var n int
+			select {
+			case <-ctx.Done():
+				return
+			case n = <-w.armed:
+			}
+			if _, err := bw.WaitBacklog(ctx, n); err != nil {
+				// Closed (the next tick ends Run) or Run is ending.
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case w.fired <- struct{}{}:
+			}
+		}
+	}()
+	return w
+}
+
+// arm lets the waker fire once more, when n tasks wait; a waker already
+// armed stays so.
+func (w *waker) arm(n int) {
+	if w.armed == nil {
+		return
+	}
+	select {
+	case w.armed <- n:
+	default:
 	}
 }
 
@@ -146,7 +263,17 @@ func (c *Controller) Run(ctx context.Context) error {
 // pools have), Tick changes nothing, the controller's books included, and
 // returns a Decision whose Err matches resize.ErrClosed and whose Cause is
 // empty.
-func (c *Controller) Tick() Decision {
+func (c *Controller) Tick() Decision { return c.tickNow(scheduled) }
+
+// tickKind tells a tick on the interval from one a backlog brought forward.
+type tickKind uint8
+
+const (
+	scheduled tickKind = iota // on the interval: the whole law
+	early                     // a backlog formed: growth only
+)
+
+func (c *Controller) tickNow(kind tickKind) Decision {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	size := c.r.Cap()
@@ -167,7 +294,14 @@ func (c *Controller) Tick() Decision {
 		}
 		c.failed = total
 	}
+	c.law.early = kind == early
 	ld := c.law.decide(o)
+	c.law.early = false
+	if kind == early && ld.to < size {
+		// A short window after a backlog formed may show a lull of its
+		// own; shrinking is the interval's work.
+		ld = decision{to: size, cause: CauseSteady}
+	}
 	d := Decision{Observation: o, From: size, To: ld.to, Cause: ld.cause, Reason: ld.reason}
 	if d.To != size {
 		d.Err = c.r.Resize(d.To)

@@ -504,3 +504,65 @@ func TestNewRefusesAnUntimedPool(t *testing.T) {
 		t.Errorf("New(untimed pool) = %v, %v; want nil, ErrUntimed", c, err)
 	}
 }
+
+// TestRunWakesOnBacklog: AUTO-15. A pool created too small grows as soon
+// as tasks wait behind its busy workers, an eighth of a tick after the
+// controller started, not at the first tick; and a backlog that lasts
+// (here, at the ceiling) wakes it no more: the ticks come a full interval
+// apart.
+func TestRunWakesOnBacklog(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		max      int
+		maxFirst time.Duration // the latest the first size change may come
+	}{
+		{"too-small", 64, 200 * time.Millisecond},
+		{"at-the-ceiling", 2, 200 * time.Millisecond},
+	} {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				p, err := pool.New(1, pool.WithTimings())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer func() { _ = p.Shutdown(context.Background()) }()
+				ctl, err := autoscale.New(p, autoscale.WithTick(time.Second), autoscale.WithMax(c.max))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan error, 1)
+				go func() { done <- ctl.Run(ctx) }()
+				// 400 tasks a second, each 50ms of downstream I/O: 20 busy
+				// workers' worth, for 3 seconds.
+				start := time.Now()
+				var sizes []time.Duration // when each size change was seen
+				last := p.Cap()
+				for time.Since(start) < 3*time.Second {
+					if err := p.Submit(context.Background(), func() { time.Sleep(50 * time.Millisecond) }); err != nil {
+						t.Fatal(err)
+					}
+					time.Sleep(2500 * time.Microsecond)
+					if n := p.Cap(); n != last {
+						sizes = append(sizes, time.Since(start))
+						last = n
+					}
+				}
+				cancel()
+				if err := <-done; !errors.Is(err, context.Canceled) {
+					t.Errorf("Run = %v, want context.Canceled", err)
+				}
+				for _, d := range ctl.Log() {
+					t.Logf("%v: %d -> %d, %s: %s", d.At.Sub(start), d.From, d.To, d.Cause, d.Reason)
+				}
+				if len(sizes) == 0 || sizes[0] > c.maxFirst {
+					t.Errorf("size changes at %v with a 1s tick: want the first within %v of the backlog", sizes, c.maxFirst)
+				}
+				if ticks := ctl.Stats().Ticks; ticks > 4 {
+					t.Errorf("%d ticks in 3s at a 1s tick: a backlog should wake the controller once, not at every turn", ticks)
+				}
+			})
+		})
+	}
+}

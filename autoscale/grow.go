@@ -94,7 +94,9 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	// n < hi here, so the step is at least one worker.
 	to = max(n+1, min(hi, to))
 	l.grewAt = o.At
-	if l.cautious(o) {
+	if l.cautious(o) && !l.early {
+		// A growth in a tick a backlog brought forward is no experiment:
+		// its window is too short to compare the next one with.
 		l.probe = l.newProbe(o, to)
 	}
 	// The workers added to drain a backlog are not wanted once it is

@@ -56,6 +56,7 @@ type law struct {
 	rates  []rate          // sustained arrival rates, for the memory (shrink.go)
 	lateAt []lateRec       // growths for latency, for the memory (shrink.go)
 	pulled bool            // the last window had work waiting outside the pool
+	early  bool            // the tick being decided was brought forward by a backlog (Controller.Run)
 	recent []time.Duration // the mean service time of the last windows with completions, newest last
 	grewAt time.Time       // the last growth under pressure
 	busy   float64         // busy workers, smoothed over ticks (EWMA)

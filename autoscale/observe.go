@@ -127,6 +127,15 @@ func (o *Observer) observe(now time.Time, size int) Observation {
 	if obs.Completions < uint64(max(r.busy, 0)) {
 		obs.Busy = max(obs.Busy, float64(r.busy))
 	}
+	// The service of the tasks that completed in the window stands for the
+	// work done in it when as many tasks start as end. When more started
+	// (the pool filling up: the first window, a load rising), the tasks in
+	// progress did work the completions do not count: by Little's law the
+	// busy workers are the starts times the service time.
+	if starts := int64(obs.Completions) + r.busy - o.prev.busy; win > 0 && starts > int64(obs.Completions) && obs.Completions > 0 {
+		byStarts := float64(starts) * float64(service.Mean()) / float64(win)
+		obs.Busy = max(obs.Busy, min(byStarts, float64(max(int64(size), r.busy))))
+	}
 	obs.Queue = r.queue
 	obs.Service = service.Mean()
 	obs.ServiceSD = spread(service)

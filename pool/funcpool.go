@@ -51,6 +51,11 @@ func (p *FuncPool[T]) Stats() Stats { return stats(&p.e) }
 // WaitRoom is Pool.WaitRoom.
 func (p *FuncPool[T]) WaitRoom(ctx context.Context) (int, error) { return waitRoom(&p.e, ctx) }
 
+// WaitBacklog is Pool.WaitBacklog.
+func (p *FuncPool[T]) WaitBacklog(ctx context.Context, n int) (int, error) {
+	return waitBacklog(&p.e, ctx, n)
+}
+
 // Close is Pool.Close.
 func (p *FuncPool[T]) Close() { p.e.Close() }
 

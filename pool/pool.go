@@ -134,6 +134,25 @@ func (p *Pool) Stats() Stats {
 // fetched message that waits in a queue has its redelivery timer running).
 func (p *Pool) WaitRoom(ctx context.Context) (int, error) { return waitRoom(&p.e, ctx) }
 
+// WaitBacklog waits until at least n tasks (at least one) wait with no
+// free worker to start them (queued, or in a blocked Submit, while every
+// slot is held), and returns how many wait; it returns at once when that
+// is already so. It
+// returns ErrClosed once the pool is closed, ctx.Err() when ctx is done
+// first, and ErrNilContext for a nil ctx. It is for a controller that
+// sizes the pool (package autoscale): it learns of a backlog the moment
+// it forms instead of at its next tick, and with n it ignores a queue the
+// pool absorbs. Like WaitRoom, it reports a
+// reading: a worker may start the task a moment later.
+func (p *Pool) WaitBacklog(ctx context.Context, n int) (int, error) { return waitBacklog(&p.e, ctx, n) }
+
+func waitBacklog[E any](e *engine.Engine[E], ctx context.Context, n int) (int, error) {
+	if ctx == nil {
+		return 0, ErrNilContext
+	}
+	return e.WaitBacklog(ctx, n)
+}
+
 func waitRoom[E any](e *engine.Engine[E], ctx context.Context) (int, error) {
 	if ctx == nil {
 		return 0, ErrNilContext

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -13,8 +14,8 @@ type Fixed int
 
 func (f Fixed) Name() string { return fmt.Sprintf("fixed-%d", int(f)) }
 func (f Fixed) Initial() int { return int(f) }
-func (f Fixed) Start(resize.Resizer) (*autoscale.Meter, func()) {
-	return new(autoscale.Meter), func() {}
+func (f Fixed) Start(resize.Resizer) (*autoscale.Meter, func(), func()) {
+	return new(autoscale.Meter), func() {}, nil
 }
 
 // Poolkit is poolkit's autoscaler with the given options.
@@ -27,23 +28,32 @@ func (c Poolkit) Name() string { return "poolkit" }
 func (c Poolkit) Initial() int { return max(1, c.Start0) }
 
 // Start returns no meter for a poolkit pool, which measures itself: the
-// controller reads it directly.
-func (c Poolkit) Start(r resize.Resizer) (*autoscale.Meter, func()) {
+// controller reads it directly. It drives itself, as a service runs it
+// (Controller.Run: a tick, and a wake-up when a backlog forms between
+// ticks), so it has no tick function; stop ends its Run and waits for it.
+func (c Poolkit) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
 	ctl, err := autoscale.New(r, append([]autoscale.Option{autoscale.WithTick(Tick)}, c.Options...)...)
 	if err != nil {
 		panic(err)
 	}
-	if _, self := r.(autoscale.SelfMeasuring); self {
-		return nil, func() { ctl.Tick() }
+	var m *autoscale.Meter
+	if _, self := r.(autoscale.SelfMeasuring); !self {
+		m = ctl.Meter()
 	}
-	return ctl.Meter(), func() { ctl.Tick() }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = ctl.Run(ctx)
+	}()
+	return m, nil, func() { cancel(); <-done }
 }
 
 // sizer is a baseline's control law: the size for the next window.
 type sizer func(o autoscale.Observation) int
 
 // baseline runs a control law on the same observations poolkit's sees.
-func baseline(r resize.Resizer, law sizer) (*autoscale.Meter, func()) {
+func baseline(r resize.Resizer, law sizer) (*autoscale.Meter, func(), func()) {
 	m := new(autoscale.Meter)
 	obs := autoscale.NewObserver(m)
 	return m, func() {
@@ -51,7 +61,7 @@ func baseline(r resize.Resizer, law sizer) (*autoscale.Meter, func()) {
 		if n := law(o); n != o.Size && n >= 1 {
 			_ = r.Resize(n)
 		}
-	}
+	}, nil
 }
 
 // AIMD is a port of Netflix concurrency-limits' AIMD limit (Go port rules):
@@ -65,7 +75,7 @@ type AIMD struct {
 
 func (c AIMD) Name() string { return "netflix-aimd" }
 func (c AIMD) Initial() int { return max(1, c.Start0) }
-func (c AIMD) Start(r resize.Resizer) (*autoscale.Meter, func()) {
+func (c AIMD) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
 	return baseline(r, func(o autoscale.Observation) int {
 		n := o.Size
 		drop := o.Rejections > 0 || (c.SLO > 0 && o.WaitP99.Seconds() > c.SLO)
@@ -94,7 +104,7 @@ type HPA struct {
 
 func (c HPA) Name() string { return "k8s-hpa" }
 func (c HPA) Initial() int { return max(1, c.Start0) }
-func (c HPA) Start(r resize.Resizer) (*autoscale.Meter, func()) {
+func (c HPA) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
 	target, sync, window := c.Target, c.SyncTicks, c.WindowTicks
 	if target == 0 {
 		target = 0.8
@@ -149,7 +159,7 @@ type Akka struct {
 
 func (c Akka) Name() string { return "akka-resizer" }
 func (c Akka) Initial() int { return max(1, c.Start0) }
-func (c Akka) Start(r resize.Resizer) (*autoscale.Meter, func()) {
+func (c Akka) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
 	return baseline(r, func(o autoscale.Observation) int {
 		n := o.Size
 		pressure := 0

@@ -95,12 +95,16 @@ type ProcsChange struct {
 // Controller sizes a pool during a run.
 type Controller interface {
 	Name() string
-	// Start returns the meter to wrap tasks with and the function to call
-	// every tick; r is the pool, already at its start size (Initial, or the
+	// Start returns the meter to wrap tasks with, the function to call
+	// every tick, and the function that stops a controller that drives
+	// itself; r is the pool, already at its start size (Initial, or the
 	// scenario's Initial). A nil meter means the controller reads the
 	// pool's own measurements: the harness then submits tasks unwrapped and
-	// never calls Reject (it still counts rejections for the Result).
-	Start(r resize.Resizer) (m *autoscale.Meter, tick func())
+	// never calls Reject (it still counts rejections for the Result). A
+	// nil tick means the controller drives itself (poolkit's, as a service
+	// runs it: Controller.Run); the harness calls stop, when not nil, once
+	// the load has ended, before it closes the pool.
+	Start(r resize.Resizer) (m *autoscale.Meter, tick func(), stop func())
 	// Initial is the size to start at, unless the scenario sets one.
 	Initial() int
 }
@@ -186,7 +190,10 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	if err != nil {
 		panic(err)
 	}
-	m, tick := c.Start(p)
+	m, tick, stop := c.Start(p)
+	if tick == nil {
+		tick = func() {}
+	}
 	wrap := func(task func()) func() { return task }
 	if m != nil {
 		wrap = m.Wrap
@@ -307,6 +314,9 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	}
 	close(done)
 	ticker.Wait()
+	if stop != nil {
+		stop()
+	}
 	// Work still queued when the load ends was not served in time: count it
 	// as rejected rather than let an undersized pool run on for minutes.
 	unserved := len(p.ShutdownNow())

@@ -24,9 +24,9 @@ type hold struct {
 
 func (h hold) Name() string { return "hold" }
 func (h hold) Initial() int { return h.start }
-func (h hold) Start(r resize.Resizer) (*autoscale.Meter, func()) {
+func (h hold) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
 	*h.saw = r.Cap()
-	return nil, func() {}
+	return nil, func() {}, nil
 }
 
 // probe wraps a controller and records the pool's size at Start.
@@ -35,7 +35,7 @@ type probe struct {
 	saw *int
 }
 
-func (p probe) Start(r resize.Resizer) (*autoscale.Meter, func()) {
+func (p probe) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
 	*p.saw = r.Cap()
 	return p.Controller.Start(r)
 }

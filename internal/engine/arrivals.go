@@ -70,6 +70,7 @@ func (e *Engine[E]) arrive(ctx context.Context, t unit[E]) error {
 			break
 		}
 	}
+	e.backlogged()
 	// A3. With two Ps or fewer the submitter waits for the lock instead,
 	// as a room-maker's ask does there (lock.go): the holder shares the
 	// Ps with everyone and may answer late, and a submitter that parks

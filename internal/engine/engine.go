@@ -266,6 +266,7 @@ type Engine[E any] struct {
 	waitersN atomic.Int64 // blocked submitters, including ones registering
 	frontN   atomic.Int64 // units in mu.front; read on every take
 	roomN    atomic.Int32 // callers in WaitRoom; read on every take (room.go)
+	backlogN atomic.Int32 // callers in WaitBacklog; read when a unit waits with no free slot (backlog.go)
 	// admitAsked is a room-maker's ask to e.mu's holder (lock.go, W4);
 	// written only while submitters block, like waitersN beside it.
 	admitAsked atomic.Bool
@@ -273,7 +274,10 @@ type Engine[E any] struct {
 	// moved into mu.waiters, latest first, linked by arrival (arrivals.go);
 	// written only while submitters block, like waitersN beside it.
 	arrivals atomic.Pointer[waiter[E]]
-	_        [32]byte
+	// backlogAt is the least backlog a WaitBacklog caller waits for;
+	// written under mu when a caller comes, while backlogN > 0.
+	backlogAt atomic.Int64
+	_         [16]byte
 
 	run func(E) // runs one unit; nil until the engine is initialised
 	// timings says whether units are timed (timings.go): read once when a
@@ -327,6 +331,7 @@ type Engine[E any] struct {
 		stall         *time.Timer                              // runs checkStalled; nil until first armed
 		everTimed     bool                                     // timings were on at some point: Stats sums the histograms
 		room          chan struct{}                            // closed when room may have appeared (room.go); nil while nobody waits
+		backlog       chan struct{}                            // closed when a unit may wait with no free slot (backlog.go); nil while nobody waits
 		admitted      *waiter[E]                               // blocked submitters admitted under this hold, linked by next: unlock wakes them
 	}
 

@@ -147,7 +147,8 @@ func (e *Engine[E]) close(mode closeMode) (<-chan struct{}, []E) {
 			e.retireLocked(e.mu.idle.pop())
 		}
 		e.stopPurgerLocked()
-		e.roomLocked() // WaitRoom returns ErrClosed
+		e.roomLocked()    // WaitRoom returns ErrClosed
+		e.backlogLocked() // and so does WaitBacklog
 		if e.mu.stall != nil {
 			e.mu.stall.Stop()
 			e.mu.stallArmed = false

@@ -83,7 +83,11 @@ const (
 // is started for became available, for its timings (startLocked).
 func (e *Engine[E]) notify(since int64) {
 	hook(hkNotify)
-	if e.spinning.Load() > 0 || !e.gate.acquire() {
+	if e.spinning.Load() > 0 {
+		return
+	}
+	if !e.gate.acquire() {
+		e.backlogged()
 		return
 	}
 	tally(tallySpinning)
@@ -96,11 +100,16 @@ func (e *Engine[E]) notify(since int64) {
 
 func (e *Engine[E]) notifyLocked(since int64) {
 	hook(hkNotify)
-	if e.spinning.Load() == 0 && e.gate.acquire() {
-		tally(tallySpinning)
-		e.spinning.Add(1)
-		e.startLocked(start[E]{kind: startSearch, since: since}).wakeUp()
+	if e.spinning.Load() > 0 {
+		return
 	}
+	if !e.gate.acquire() {
+		e.backlogLocked()
+		return
+	}
+	tally(tallySpinning)
+	e.spinning.Add(1)
+	e.startLocked(start[E]{kind: startSearch, since: since}).wakeUp()
 }
 
 func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) error {
@@ -142,6 +151,7 @@ func (e *Engine[E]) submitSlow(ctx context.Context, t unit[E], mode admission) e
 		w.wakeUp()
 		return nil
 	}
+	e.backlogLocked() // the unit waits, or is refused, with no free slot
 	if e.cfg.Unbounded {
 		e.overflowLocked(t)
 		e.unlock()
