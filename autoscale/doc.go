@@ -112,6 +112,14 @@
 // read, never set). Growth stops while the live heap is near the soft
 // memory limit (debug.SetMemoryLimit(-1), which only reads).
 //
+// Run does not wait for a tick to hear of a backlog: a poolkit pool tells
+// it the moment twice as many tasks as it has workers wait behind them
+// (pool.Pool.WaitBacklog), and Run ticks then, an eighth of an interval
+// after the last tick at the soonest. Such a tick only grows the pool,
+// and is armed again only by a tick that found no queue: a pool created
+// too small, or met by a step in its load, grows within milliseconds, and
+// a backlog that lasts is left to the interval.
+//
 // Two signals come from outside the pool when the caller has them. Work
 // waiting before the pool (WithBacklog: a broker's backlog for a consumer
 // that pulls only what the pool can start) counts as waiting work: with
