@@ -48,24 +48,10 @@ func (e *Engine[E]) WaitBacklog(ctx context.Context, n int) (int, error) {
 		e.backlogN.Add(-1) // the threshold stays until the last caller leaves
 		e.unlock()
 	}()
-	for {
-		e.mu.Lock()
+	return e.waitUntil(ctx, &e.mu.backlog, func() (int, bool, error) {
 		w, err := e.backlogNow()
-		if w >= n || err != nil {
-			e.unlock()
-			return w, err
-		}
-		if e.mu.backlog == nil {
-			e.mu.backlog = make(chan struct{})
-		}
-		ch := e.mu.backlog
-		e.unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		}
-	}
+		return w, w >= n, err
+	})
 }
 
 // backlogNow returns the units waiting while every slot is held, else 0.

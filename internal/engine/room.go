@@ -45,20 +45,33 @@ func (e *Engine[E]) WaitRoom(ctx context.Context) (int, error) {
 	tally(tallyCounts)
 	e.roomN.Add(1)
 	defer func() { tally(tallyCounts); e.roomN.Add(-1) }()
+	return e.waitUntil(ctx, &e.mu.room, func() (int, bool, error) {
+		n, err := e.roomNow()
+		return n, n > 0, err
+	})
+}
+
+// waitUntil is the wait of WaitRoom and WaitBacklog, for a caller already
+// counted where the goroutines that change what it waits for look (roomN,
+// backlogN): under mu, look says what there is and whether it is what the
+// caller waits for; if not, the caller waits on the channel at ch, which
+// whoever may have changed it closes under mu (roomLocked, backlogLocked),
+// and looks again.
+func (e *Engine[E]) waitUntil(ctx context.Context, ch *chan struct{}, look func() (int, bool, error)) (int, error) {
 	for {
 		e.mu.Lock()
-		n, err := e.roomNow()
-		if n > 0 || err != nil {
+		n, ok, err := look()
+		if ok || err != nil {
 			e.unlock()
 			return n, err
 		}
-		if e.mu.room == nil {
-			e.mu.room = make(chan struct{})
+		if *ch == nil {
+			*ch = make(chan struct{})
 		}
-		ch := e.mu.room
+		c := *ch
 		e.unlock()
 		select {
-		case <-ch:
+		case <-c:
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}
