@@ -128,8 +128,8 @@ func TestReadsThePoolsOwnTimings(t *testing.T) {
 	})
 }
 
-// TestShrinksWhenIdle: an idle pool shrinks, a fifth of N (at least 1) per
-// tick, down to the floor.
+// TestShrinksWhenIdle: an idle pool shrinks to the floor at once: no
+// growth stands in the stabilisation window.
 func TestShrinksWhenIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(10, pool.WithTimings())
@@ -141,7 +141,7 @@ func TestShrinksWhenIdle(t *testing.T) {
 			synctest.Wait()
 			sizes = append(sizes, c.Tick().To)
 		}
-		if want := []int{8, 6, 4, 3, 2, 2, 2, 2}; !slices.Equal(sizes, want) {
+		if want := []int{2, 2, 2, 2, 2, 2, 2, 2}; !slices.Equal(sizes, want) {
 			t.Fatalf("sizes over 8 idle ticks = %v, want %v", sizes, want)
 		}
 	})

@@ -88,9 +88,11 @@
 //     changed: a CPU phase gave way to I/O, a downstream slowed down).
 //   - Under-use (no backlog): shrink towards what the smoothed busy workers
 //     need, taking the largest need of the stabilisation window
-//     (WithStabilization, 5s): below the low mark (0.65) at most a fifth of
-//     N per tick, between it and the target one worker a tick once the
-//     window has passed since the last growth. A size the controller grew
+//     (WithStabilization, 5s), in one step, and only when that need is a
+//     tenth of the size or more below it: a need closer than that is
+//     noise, and following it walks the pool down a worker a tick and back
+//     up at the next queue. Between the low mark (0.65) and the target it
+//     waits until the window has passed since the last growth. A size the controller grew
 //     to stands for that window, except the workers added to drain a
 //     backlog. And the law remembers: for six stabilisation windows it
 //     keeps the workers the highest sustained arrival rate needs at the
@@ -118,7 +120,11 @@
 // after the last tick at the soonest. Such a tick only grows the pool,
 // and is armed again only by a tick that found no queue: a pool created
 // too small, or met by a step in its load, grows within milliseconds, and
-// a backlog that lasts is left to the interval.
+// a backlog that lasts is left to the interval. Its window is short, and
+// the tasks that ended in it are the short ones: it counts every worker
+// busy at its end as busy throughout (the wake-up fired with all of them
+// busy), and its mean service time is not remembered as one the work
+// takes.
 //
 // Two signals come from outside the pool when the caller has them. Work
 // waiting before the pool (WithBacklog: a broker's backlog for a consumer

@@ -76,6 +76,12 @@ type law struct {
 // reason of what the later rules decide.
 func (l *law) decide(o Observation) decision {
 	l.ticks++
+	if l.early {
+		// The wake-up fired with every worker busy and a queue behind
+		// them. A window this short is read from the few tasks that
+		// ended in it; the long ones still running count for nothing.
+		o.Busy = max(o.Busy, float64(min(o.BusyNow, o.Size)))
+	}
 	if l.ticks == 1 {
 		l.busy, l.lambda = o.Busy, o.Lambda
 	} else {
@@ -84,7 +90,10 @@ func (l *law) decide(o Observation) decision {
 	}
 	l.remember(o)
 	l.variability(o)
-	if o.Service > 0 && o.Completions > 0 {
+	// An early window's mean is of the few tasks short enough to end
+	// within it: it would pass for the least service time for eight
+	// windows, and every growth after it for one past a knee.
+	if o.Service > 0 && o.Completions > 0 && !l.early {
 		l.recent = append(l.recent, o.Service)
 		if len(l.recent) > recentWindows {
 			l.recent = l.recent[1:]

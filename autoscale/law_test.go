@@ -233,7 +233,7 @@ func TestLawSizesForTheBacklog(t *testing.T) {
 	// Without the backlog, 8 busy: 9 keep 99% within 8 service times.
 	idle := Observation{At: t0.Add(500 * ms), Window: 250 * ms, Size: 41, Busy: 8, Lambda: 400, Throughput: 400,
 		Service: 20 * ms, Completions: 100, GOMAXPROCS: 2}
-	decideT(t, l, idle, 32, "the largest need over 5s is 9")
+	decideT(t, l, idle, 9, "the largest need over 5s is 9")
 }
 
 // TestLawNoKneeFromHeavyTailedNoise: tasks whose service times spread far
@@ -264,7 +264,7 @@ func TestLawNoKneeFromHeavyTailedNoise(t *testing.T) {
 }
 
 // TestLawShrinksToTheNeed: an under-used pool shrinks to the busy workers
-// over the target utilisation, a fifth of N at most per tick.
+// over the target utilisation, in one step.
 func TestLawShrinksToTheNeed(t *testing.T) {
 	l := newLaw(64)
 	n := 8
@@ -275,7 +275,7 @@ func TestLawShrinksToTheNeed(t *testing.T) {
 		n = l.decide(o).to
 		sizes = append(sizes, n)
 	}
-	if want := []int{6, 4, 3, 3, 3, 3, 3, 3}; !equal(sizes, want) {
+	if want := []int{3, 3, 3, 3, 3, 3, 3, 3}; !equal(sizes, want) {
 		t.Errorf("sizes %v, want %v", sizes, want)
 	}
 }
@@ -595,5 +595,58 @@ func TestLawForgetsLatencyRightAfterAGrowth(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("the same load for 10 s after a latency step taken right after a growth: size %d, want 1", n)
+	}
+}
+
+// TestLawShrinkBand: a need within a tenth of the size is noise the pool
+// holds through; one below it is shrunk to at once.
+func TestLawShrinkBand(t *testing.T) {
+	ms := time.Millisecond
+	at := func(busy float64) Observation {
+		return Observation{At: t0, Window: 250 * ms, Size: 40, Busy: busy, Lambda: busy / 0.03, Throughput: busy / 0.03,
+			Service: 30 * ms, Completions: 100, GOMAXPROCS: 2}
+	}
+	// The busy workers whose need, fresh, is want.
+	busyFor := func(want int) float64 {
+		for b := 1.0; b < 40; b += 0.01 {
+			if newLaw(64).staff(at(b), b) == want {
+				return b
+			}
+		}
+		t.Fatalf("no busy count needs %d", want)
+		return 0
+	}
+	if d := newLaw(64).decide(at(busyFor(37))); d.to != 40 {
+		t.Errorf("need 37 at 40: to %d (%q), want a hold", d.to, d.reason)
+	}
+	if d := newLaw(64).decide(at(busyFor(36))); d.to != 36 {
+		t.Errorf("need 36 at 40: to %d (%q), want 36", d.to, d.reason)
+	}
+}
+
+// TestLawEarlyTick: a tick a backlog brought forward reads the workers busy
+// at its end as busy through its short window, where the few tasks that
+// ended say little (heavy-tailed work: short ones end first); and that
+// window's mean service time is not taken for the least the work takes, or
+// the next growth would be capped as if past a knee.
+func TestLawEarlyTick(t *testing.T) {
+	ms := time.Millisecond
+	l := newLaw(64)
+	l.early = true
+	// 4 workers busy, 22 queued, 4 short tasks ended in 31ms.
+	o := Observation{At: t0.Add(31 * ms), Window: 31 * ms, Size: 4, Busy: 2.05, BusyNow: 4, Queue: 22,
+		Arrivals: 30, Completions: 4, Lambda: 960, Throughput: 128, Service: 8 * ms, WaitP50: ms, WaitP99: 30 * ms, GOMAXPROCS: 2}
+	d := l.decide(o)
+	l.early = false
+	if d.to <= 4 {
+		t.Fatalf("early tick, every worker busy with a queue: to %d (%q), want growth", d.to, d.reason)
+	}
+	// The next full window: the tasks take 30ms; Little's law asks for
+	// 960/s × 30ms = 29 and more for the backlog, at once.
+	n := d.to
+	o = saturated(281*ms, n, 960, float64(n)/0.03, 30*ms)
+	o.Queue, o.WaitP50 = 200, 100*ms
+	if d := l.decide(o); d.to <= 2*n {
+		t.Errorf("after an early window of short tasks: %d -> %d (%q), want Little's law's need, past double", n, d.to, d.reason)
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"time"
 )
 
-// shrinkStep is the largest fraction of N removed per tick.
-const shrinkStep = 0.2
+// shrinkBand is the least a shrink removes from a pool of n: a tenth of
+// it, one worker at least. A need within a tenth of the size is the size
+// give or take one window's noise; following it would walk the pool down
+// a worker a tick and back up at the next queue.
+func shrinkBand(n int) int { return max(1, n/10) }
 
 // memorySpan is how many stabilisation windows the memory spans: the law
 // keeps the workers the highest arrival rate of that span keeps busy at the
@@ -157,16 +160,8 @@ func (l *law) shrink(o Observation, lo int) decision {
 	for _, r := range l.recs {
 		stable = max(stable, r.n)
 	}
-	if stable < n {
-		// Well below the low mark, a fifth of N a tick; between it and
-		// the target utilisation, a worker a tick: the need there is
-		// close to the size, and one window's noise moves it.
-		step := 1
-		if idle {
-			step = max(1, int(math.Ceil(shrinkStep*float64(n))))
-		}
-		to := max(stable, n-step)
-		return decision{to: to, cause: CauseShrink, reason: fmt.Sprintf("utilisation %.2f: the largest need over %v is %d", o.Utilization(), l.cfg.stabilization, stable)}
+	if stable <= n-shrinkBand(n) {
+		return decision{to: stable, cause: CauseShrink, reason: fmt.Sprintf("utilisation %.2f: the largest need over %v is %d", o.Utilization(), l.cfg.stabilization, stable)}
 	}
 	return hold(o, CauseSteady, "")
 }
