@@ -40,6 +40,39 @@
 // delivery or progress signal is older than half of AckWait, so long
 // handlers do not cause redelivery.
 //
+// # Order per key
+//
+// WithKey(f) makes the runner keep order per key: f names each message's
+// key (SubjectToken(i) and Header(name) name the usual ones), and the
+// messages of one key are handled one at a time, in the order they were
+// delivered, through a pool.Keyed on the runner's pool, while different
+// keys run in parallel, fairly. A failure holds its key: the message is
+// handled again in place after the backoff (InProgress keeps its AckWait
+// alive), never nak'd for the failure, since the server would hand out
+// the key's later messages first; after its last attempt it is termed,
+// and only then does the key's next message run. A runner that stops
+// naks what it still holds in stream order after the drain, so that the
+// server gives a key's messages back in its order.
+//
+// What holds, and where it stops:
+//
+//   - one runner on a consumer: order per key, through failures, panics,
+//     retries and a stop and restart of Run;
+//   - a handler that outlives the drain may still run while its message is
+//     redelivered: delivery stays at least once, and handlers must be
+//     idempotent;
+//   - replicas that share one consumer each get messages of the same key:
+//     order per key then holds only if each key's messages go to one
+//     replica (one consumer per subject partition, each pulled by one
+//     replica at a time);
+//   - a runner killed without its drain (kill -9) leaves its unacked
+//     messages to come back after AckWait; a runner that goes on pulling
+//     meanwhile may handle later messages of their keys first.
+//
+// A key function that fails, panics or calls runtime.Goexit terms its
+// message, counted as malformed: a message whose key is unknown cannot be
+// put in order.
+//
 // # Connection outages
 //
 // A pull that fails for a reason that may pass (no responders while the

@@ -100,3 +100,40 @@ func ExampleRunner_AutoscaleOptions() {
 		log.Fatal(err)
 	}
 }
+
+// ExampleWithKey keeps order per account: the messages of one account,
+// on subjects orders.<account>, are handled one at a time in stream order,
+// different accounts in parallel. A failure is retried in place before
+// the account's next message. The example is compiled, not run: it needs
+// a NATS server.
+func ExampleWithKey() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	nc, err := nats.Connect(nats.DefaultURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, "ORDERS", "ledger")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := pool.New(32)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Shutdown(context.Background())
+	r, err := natsrunner.New(cons, p, func(ctx context.Context, msg jetstream.Msg) error {
+		return nil // apply the order to its account
+	}, natsrunner.WithKey(natsrunner.SubjectToken(1)), natsrunner.WithMaxAttempts(10))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := r.Run(ctx); err != nil && ctx.Err() == nil {
+		log.Fatal(err)
+	}
+}

@@ -23,17 +23,38 @@ func (r *Runner) process(hctx context.Context, e *entry) {
 	if !r.owned(e) {
 		return // nak'd by the drain before it started
 	}
+	r.attempt(hctx, e)
+}
+
+// attempt calls the handler on e's message and settles it.
+func (r *Runner) attempt(hctx context.Context, e *entry) {
 	returned := false
 	defer func() {
 		if !returned {
 			// The handler called runtime.Goexit, which cannot be stopped:
-			// its message failed, as after a panic, and is settled here,
-			// as the goroutine ends.
-			r.finish(e, errHandlerGoexit)
+			// its message failed, as after a panic, and is settled (or
+			// retried) here, as the goroutine ends.
+			r.failed1(hctx, e, errHandlerGoexit)
 		}
 	}()
 	err := r.call(hctx, e.msg)
 	returned = true
+	if err != nil {
+		r.failed1(hctx, e, err)
+		return
+	}
+	r.finish(e, nil)
+}
+
+// failed1 settles e after a failed attempt; a keyed runner handles it again
+// in place first, while attempts remain (WithKey): a Nak would let the
+// key's later messages, which the server keeps delivering, go first. The
+// recursion is as deep as the attempts.
+func (r *Runner) failed1(hctx context.Context, e *entry, err error) {
+	if r.keyed != nil && e.attempt < r.cfg.maxAttempts && r.retryInPlace(hctx, e) {
+		r.attempt(hctx, e)
+		return
+	}
 	r.finish(e, err)
 }
 

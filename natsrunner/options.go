@@ -61,6 +61,7 @@ type config struct {
 	backoff      func(attempt int) time.Duration
 	doubleAck    bool
 	onSettle     func(msg jetstream.Msg, o Outcome, err error)
+	key          KeyFunc
 }
 
 func defaultConfig() config {

@@ -26,9 +26,11 @@ func (r *Runner) free() int {
 // work, a Resize that grows, or a close. With one, the runner's own tasks
 // matter too, since their queued messages start without making the pool
 // idle: it returns when one of its tasks finished, or the poll interval
-// passed (the capacity may have grown by a Resize).
+// passed (the capacity may have grown by a Resize). So too for a keyed
+// runner (WithKey), whose messages waiting behind their keys take room
+// while the pool may have a slot free.
 func (r *Runner) waitRoom(ctx context.Context) {
-	if r.cfg.queued == 0 {
+	if r.cfg.queued == 0 && r.keyed == nil {
 		_, _ = r.pool.WaitRoom(ctx) // closed: the loop sees it in Stats
 		return
 	}

@@ -31,6 +31,14 @@ type Runner struct {
 	handler Handler
 	cfg     config
 
+	// keyed runs the messages by key (WithKey); nil otherwise.
+	keyed *pool.Keyed[string]
+	// held are the messages a keyed runner fetched but will not handle
+	// (Run is stopping, the pool refused them): they are nak'd after the
+	// drain, behind every earlier message of their keys. Only Run's
+	// goroutine touches it.
+	held []*entry
+
 	running  atomic.Bool
 	finished chan struct{} // signalled (non-blocking) by each finishing task
 	// inPool counts the runner's tasks submitted to the pool and not yet
@@ -45,7 +53,7 @@ type Runner struct {
 	unsettled atomic.Int64
 
 	fetched, acked, naked, termed, failed, panics, malformed,
-	settleErrors, progress, fetchErrors, handled atomic.Uint64
+	settleErrors, progress, fetchErrors, handled, retries atomic.Uint64
 	handlerNanos atomic.Int64
 
 	// info is the consumer's info as the runner last read it (New's
@@ -86,6 +94,14 @@ func New(cons jetstream.Consumer, p *pool.Pool, handler Handler, opts ...Option)
 		cfg:      cfg,
 		finished: make(chan struct{}, 1),
 		inflight: make(map[*entry]struct{}),
+	}
+	if cfg.key != nil {
+		// The runner's room bounds the keys' queues (WithKey).
+		kd, err := pool.NewKeyed[string](p, pool.WithUnboundedQueue())
+		if err != nil {
+			return nil, fmt.Errorf("natsrunner: %w", err)
+		}
+		r.keyed = kd
 	}
 	r.info.Store(cons.CachedInfo())
 	return r, nil
@@ -176,7 +192,7 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 			for msg := range batch.Messages() {
 				r.fetched.Add(1)
 				if stop != nil {
-					r.settleEarly(msg)
+					r.stopEarly(msg)
 					continue
 				}
 				stop = r.dispatch(ctx, hctx, msg)
@@ -268,19 +284,43 @@ func (r *Runner) dispatch(ctx, hctx context.Context, msg jetstream.Msg) error {
 		return nil
 	}
 	if ctx.Err() != nil {
-		r.settleEarly(msg)
+		r.stopEarly(msg)
 		return errStop
 	}
-	e := &entry{msg: msg, attempt: int(min(md.NumDelivered, 1<<31-1)), lastSeen: time.Now(), tracked: true}
+	var key string
+	if r.keyed != nil {
+		var kerr error
+		if key, kerr = r.keyOf(msg); kerr != nil {
+			r.malformed.Add(1)
+			r.settleNew(msg, 0, &malformedError{kerr})
+			return nil
+		}
+	}
+	e := &entry{msg: msg, seq: md.Sequence.Stream, attempt: int(min(md.NumDelivered, 1<<31-1)), lastSeen: time.Now(), tracked: true}
 	r.unsettled.Add(1)
 	r.mu.Lock()
 	r.inflight[e] = struct{}{}
 	r.mu.Unlock()
 	r.inPool.Add(1)
-	if err := r.pool.Submit(ctx, func() { r.process(hctx, e) }); err != nil {
+	if r.keyed != nil {
+		err = r.keyed.Submit(ctx, key, func() { r.process(hctx, e) })
+	} else {
+		err = r.pool.Submit(ctx, func() { r.process(hctx, e) })
+	}
+	if err != nil {
 		r.inPool.Add(-1)
 		if r.take(e) {
-			r.settle(e, Naked, nil)
+			if r.keyed != nil {
+				// Earlier messages of its key may still be in the pool
+				// (a closing pool refuses even a key that has a turn):
+				// it is nak'd after them, and the drain does not wait
+				// for it.
+				e.tracked = false
+				r.unsettled.Add(-1)
+				r.held = append(r.held, e)
+			} else {
+				r.settle(e, Naked, nil)
+			}
 		}
 		if errors.Is(err, pool.ErrClosed) {
 			return err

@@ -1,7 +1,9 @@
 package natsrunner
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 // right to settle it: whoever removes it settles it, exactly once.
 type entry struct {
 	msg     jetstream.Msg
+	seq     uint64 // the stream sequence, from the metadata; 0 if unknown
 	attempt int
 	tracked bool // counted in Runner.unsettled
 
@@ -99,9 +102,20 @@ func (r *Runner) settle(e *entry, o Outcome, cause error) {
 	}
 }
 
-// settleEarly naks a message that was fetched but will not be handled.
-func (r *Runner) settleEarly(msg jetstream.Msg) {
-	r.settleNew(msg, 0, nil)
+// stopEarly settles a message that was fetched but will not be handled:
+// a Nak at once, or, for a keyed runner, after the drain (held), so that
+// its redelivery cannot overtake an earlier message of its key still in
+// the pool.
+func (r *Runner) stopEarly(msg jetstream.Msg) {
+	if r.keyed == nil {
+		r.settleNew(msg, 0, nil)
+		return
+	}
+	var seq uint64
+	if md, err := msg.Metadata(); err == nil {
+		seq = md.Sequence.Stream
+	}
+	r.held = append(r.held, &entry{msg: msg, seq: seq})
 }
 
 func (r *Runner) settleNew(msg jetstream.Msg, attempt int, merr *malformedError) {
@@ -145,9 +159,16 @@ wait:
 	}
 	r.mu.Unlock()
 	hcancel()
-	for _, e := range left {
+	// In stream order, the held messages (later deliveries) last: the
+	// server redelivers nak'd messages in the order of the Naks, so a
+	// key's messages come back in its order.
+	slices.SortFunc(left, func(a, b *entry) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortFunc(r.held, func(a, b *entry) int { return cmp.Compare(a.seq, b.seq) })
+	for _, e := range append(left, r.held...) {
 		r.settle(e, Naked, nil)
 	}
+	clear(r.held)
+	r.held = r.held[:0]
 	// Settling calls already under way in tasks (an Ack, a DoubleAck
 	// bounded by its own timeout) finish before Run returns.
 	for r.unsettled.Load() > 0 {

@@ -17,7 +17,10 @@ type Stats struct {
 	SettleErrors uint64
 	Progress     uint64 // InProgress signals sent by the runner
 	FetchErrors  uint64 // pulls that failed and were retried
-	InFlight     int    // messages fetched and not yet settled
+	// Retries counts the handler calls of a keyed runner (WithKey) that
+	// handled a failed message again in place, rather than Nak it.
+	Retries  uint64
+	InFlight int // messages fetched and not yet settled
 	// Handled counts handler calls that returned (or panicked), and
 	// HandlerTime is their summed duration: HandlerTime / Handled is the
 	// mean handler latency. Calls still running are in neither.
@@ -59,6 +62,7 @@ func (s Stats) Sub(old Stats) Stats {
 		SettleErrors: s.SettleErrors - old.SettleErrors,
 		Progress:     s.Progress - old.Progress,
 		FetchErrors:  s.FetchErrors - old.FetchErrors,
+		Retries:      s.Retries - old.Retries,
 		InFlight:     s.InFlight,
 		Handled:      s.Handled - old.Handled,
 		HandlerTime:  s.HandlerTime - old.HandlerTime,
@@ -81,6 +85,7 @@ func (r *Runner) Stats() Stats {
 		SettleErrors: r.settleErrors.Load(),
 		Progress:     r.progress.Load(),
 		FetchErrors:  r.fetchErrors.Load(),
+		Retries:      r.retries.Load(),
 		InFlight:     n,
 		Handled:      r.handled.Load(),
 		HandlerTime:  time.Duration(r.handlerNanos.Load()),
