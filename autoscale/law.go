@@ -99,6 +99,13 @@ func (l *law) decide(o Observation) decision {
 			l.recent = l.recent[1:]
 		}
 	}
+	if l.early {
+		// An early window is too short to judge the work by: its CPU and
+		// scheduler readings are a few milliseconds' worth, and its
+		// service times those of the short tasks. No knee is placed,
+		// dropped or judged from it; it only sizes.
+		return l.done(o, l.size(o))
+	}
 	if d, ok := l.expire(o); ok {
 		return l.done(o, d)
 	}

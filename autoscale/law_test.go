@@ -650,3 +650,24 @@ func TestLawEarlyTick(t *testing.T) {
 		t.Errorf("after an early window of short tasks: %d -> %d (%q), want Little's law's need, past double", n, d.to, d.reason)
 	}
 }
+
+// TestLawEarlyTickPlacesNoKnee: an early window of I/O tasks in a process
+// whose other goroutines keep the CPUs busy reads, over its few
+// milliseconds, like CPU-bound work on saturated CPUs (every worker busy,
+// the CPUs in use, few goroutines seen waiting). A knee placed from it
+// would cap the pool at GOMAXPROCS for cpuHold: none is.
+func TestLawEarlyTickPlacesNoKnee(t *testing.T) {
+	ms := time.Millisecond
+	o := Observation{At: t0.Add(31 * ms), Window: 31 * ms, Size: 4, Busy: 1.5, BusyNow: 4, Queue: 40,
+		Arrivals: 25, Completions: 3, Lambda: 800, Throughput: 96, Service: 20 * ms, WaitP50: ms, WaitP99: 20 * ms,
+		GOMAXPROCS: 2, CPU: 2, Runnable: 1.5}
+	l := newLaw(64)
+	l.early = true
+	d := l.decide(o)
+	if l.knee != 0 || d.cause == CauseKnee {
+		t.Errorf("early window: knee %d, decision %d (%s: %q); want no knee", l.knee, d.to, d.cause, d.reason)
+	}
+	if d.to <= 4 {
+		t.Errorf("early window with every worker busy and 40 queued: to %d (%q), want growth", d.to, d.reason)
+	}
+}
