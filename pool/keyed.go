@@ -217,11 +217,13 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 			}
 			k = kd.newKey(sh, id)
 			sh.m[id] = k
+			sh.active.Add(1)
 			sh.peak = max(sh.peak, len(sh.m))
 			return kd.admit(ctx, k, task)
 		}
 		if k.state == keyIdle {
 			sh.idle.Remove(k)
+			sh.active.Add(1)
 			return kd.admit(ctx, k, task)
 		}
 		if k.state == keyAdmitting || k.state == keyDrained {
@@ -240,7 +242,7 @@ func (kd *Keyed[K]) Submit(ctx context.Context, id K, task func()) error {
 			return e.Reject(ErrKeyFull)
 		}
 		k.q.Push(task)
-		sh.waiting++
+		sh.waiting.Add(1)
 		sh.mu.Unlock()
 		return nil
 	}
@@ -253,7 +255,7 @@ func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
 	sh := k.sh
 	k.state = keyAdmitting
 	k.q.Push(task)
-	sh.waiting++
+	sh.waiting.Add(1)
 	k.unconfirmed = true
 	sh.mu.Unlock()
 	engine.At(engine.KeyAdmit)
@@ -269,7 +271,7 @@ func (kd *Keyed[K]) admit(ctx context.Context, k *key[K], task func()) error {
 		// Refused, so the turn never ran, and other submitters waited:
 		// the task is alone in the queue.
 		k.q.Pop()
-		sh.waiting--
+		sh.waiting.Add(-1)
 		if k.state == keyHandedBack { // ShutdownNow's walk could not tell (K4): its function finds nothing to run
 			close(k.ended)
 			k.ended = nil

@@ -3,6 +3,7 @@ package pool
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/poolkit/poolkit/internal/engine"
 	"github.com/poolkit/poolkit/internal/fifo"
@@ -11,16 +12,19 @@ import (
 // keyShard is one of a Keyed's shards of keys: a key's lock, its place
 // in the map and in the idle list are its shard's (K1, K3).
 type keyShard[K comparable] struct {
-	mu      sync.Mutex
-	m       map[K]*key[K]
-	peak    int // the most keys m has held since it was made
-	waiting int // tasks in the queues of m's keys
+	mu   sync.Mutex
+	m    map[K]*key[K]
+	peak int // the most keys m has held since it was made
+	// waiting counts the tasks in the queues of m's keys, and active the
+	// keys of m with a turn (not idle). They change under mu and are read
+	// without it, by Stats: a feeder that reads Stats for every task it
+	// takes (natsrunner) would otherwise take every shard's lock each time.
+	waiting, active atomic.Int64
 	// The idle keys, oldest first: at most maxIdle; the oldest is
 	// dropped for a newer one.
 	idle fifo.List[key[K], *key[K]]
 	// Shards are written by different CPUs at once: each has its own
-	// cache line (64 bytes, the size of the fields above rounded up).
-	_ [64 - 56]byte
+	// cache line (64 bytes, which the fields above fill).
 }
 
 // maxIdle is how many idle keys a shard keeps (K1): a key that drains and
@@ -94,6 +98,7 @@ func (kd *Keyed[K]) recycle(k *key[K]) {
 // unlocking. Requires sh.mu.
 func (sh *keyShard[K]) rest(k *key[K]) (dropped *key[K]) {
 	k.state = keyIdle
+	sh.active.Add(-1)
 	sh.idle.PushBack(k)
 	if sh.idle.Len() <= maxIdle {
 		return nil

@@ -54,7 +54,7 @@ func (k *key[K]) turn() {
 			n = 0
 		}
 		t := k.q.Pop()
-		sh.waiting--
+		sh.waiting.Add(-1)
 		sh.mu.Unlock()
 		inTask = true
 		t()
@@ -143,9 +143,7 @@ func (kd *Keyed[K]) handBack(units []unit) []func() {
 func (kd *Keyed[K]) addStats(s *Stats) {
 	for i := range kd.shards {
 		sh := &kd.shards[i]
-		sh.mu.Lock()
-		s.Keys += len(sh.m) - sh.idle.Len()
-		s.KeyedWaiting += sh.waiting
-		sh.mu.Unlock()
+		s.Keys += int(sh.active.Load())
+		s.KeyedWaiting += int(sh.waiting.Load())
 	}
 }
