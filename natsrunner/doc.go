@@ -61,13 +61,22 @@
 //   - a handler that outlives the drain may still run while its message is
 //     redelivered: delivery stays at least once, and handlers must be
 //     idempotent;
-//   - replicas that share one consumer each get messages of the same key:
-//     order per key then holds only if each key's messages go to one
-//     replica (one consumer per subject partition, each pulled by one
-//     replica at a time);
+//   - replicas that share one consumer each get messages of the same key;
+//     order per key across replicas needs each key's messages to go to one
+//     replica at a time: a stream that maps keys to subject partitions
+//     (a SubjectTransform with partition(n, ...)), a consumer per
+//     partition whose PriorityPolicy pins it to one client of a priority
+//     group (WithPriorityGroup), and on every replica a keyed runner per
+//     partition. The consumer's PinnedTTL must be above its AckWait, so
+//     that a replica that died is replaced only once its messages are due
+//     for redelivery, which comes before new messages: New refuses a
+//     keyed runner on a pinned consumer that does not keep to it;
 //   - a runner killed without its drain (kill -9) leaves its unacked
-//     messages to come back after AckWait; a runner that goes on pulling
-//     meanwhile may handle later messages of their keys first.
+//     messages to come back after AckWait; another runner already
+//     pulling from the same consumer (unpinned) may handle later
+//     messages of their keys first, and a replica cut off from the server
+//     but alive may still be handling what it held when another takes
+//     its partition over.
 //
 // A key function that fails, panics or calls runtime.Goexit terms its
 // message, counted as malformed: a message whose key is unknown cannot be

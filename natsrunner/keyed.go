@@ -90,13 +90,6 @@ func (r *Runner) keyOf(msg jetstream.Msg) (key string, err error) {
 	return key, err
 }
 
-// dispatchKeyed hands e to its key's turn. The key's queue has no bound
-// of its own: the runner's room bounds it, and a message refused after a
-// later one of its key was accepted would run out of order.
-func (r *Runner) dispatchKeyed(ctx, hctx context.Context, e *entry, key string) error {
-	return r.keyed.Submit(ctx, key, func() { r.process(hctx, e) })
-}
-
 // retryInPlace waits out the backoff after e's failed attempt while the
 // keep-alive ticker holds its AckWait, and reports whether e is still the
 // runner's to handle again: false once the drain took it (it was nak'd,

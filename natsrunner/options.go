@@ -62,6 +62,7 @@ type config struct {
 	doubleAck    bool
 	onSettle     func(msg jetstream.Msg, o Outcome, err error)
 	key          KeyFunc
+	group        string
 }
 
 func defaultConfig() config {
@@ -212,6 +213,24 @@ func WithQueued(n int) Option {
 			return invalid("queued %d < 0", n)
 		}
 		c.queued = n
+		return nil
+	}
+}
+
+// WithPriorityGroup makes every pull name the consumer's priority group
+// group (the consumer's PriorityGroups must list it). With a consumer whose
+// PriorityPolicy is pinned, the server delivers to one client of the group
+// at a time and pins another once the pinned one has not pulled for the
+// consumer's PinnedTTL: the runners of several replicas on such a consumer
+// take turns owning it, which is how a keyed runner keeps order per key
+// across replicas (see the package documentation). group must not be
+// empty.
+func WithPriorityGroup(group string) Option {
+	return func(c *config) error {
+		if group == "" {
+			return invalid("empty priority group")
+		}
+		c.group = group
 		return nil
 	}
 }

@@ -15,8 +15,14 @@ import (
 // The loop pulls at most this many messages and waitRoom waits for it to
 // turn positive: how room is counted is decided here alone.
 func (r *Runner) free() int {
+	own := int(r.inPool.Load())
+	if room := r.pool.Cap() - own + r.cfg.queued; room <= 0 {
+		// The runner's own messages fill the pool: Stats, which copies
+		// the pool's histograms, could only find less room.
+		return room
+	}
 	s := r.pool.Stats()
-	busy := max(s.Running+s.Waiting, int(r.inPool.Load()))
+	busy := max(s.Running+s.Waiting, own)
 	return s.Cap - busy + r.cfg.queued
 }
 

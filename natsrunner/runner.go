@@ -95,6 +95,14 @@ func New(cons jetstream.Consumer, p *pool.Pool, handler Handler, opts ...Option)
 		finished: make(chan struct{}, 1),
 		inflight: make(map[*entry]struct{}),
 	}
+	if info := cons.CachedInfo(); cfg.key != nil && cfg.group != "" && info != nil &&
+		info.Config.PriorityPolicy == jetstream.PriorityPolicyPinned && info.Config.PinnedTTL <= info.Config.AckWait {
+		// The next replica would be pinned before the dead one's messages
+		// are due for redelivery, and handle later messages of their keys
+		// first.
+		return nil, invalid("keyed runner on a pinned consumer whose PinnedTTL %v is not above its AckWait %v",
+			info.Config.PinnedTTL, info.Config.AckWait)
+	}
 	if cfg.key != nil {
 		// The runner's room bounds the keys' queues (WithKey).
 		kd, err := pool.NewKeyed[string](p, pool.WithUnboundedQueue())
@@ -186,7 +194,11 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 		}
 		maxBatch, maxWait := r.pullLimits()
 		fctx, cancel := context.WithTimeout(ctx, maxWait)
-		batch, err := r.cons.Fetch(min(free, maxBatch), jetstream.FetchContext(fctx))
+		fopts := []jetstream.FetchOpt{jetstream.FetchContext(fctx)}
+		if r.cfg.group != "" {
+			fopts = append(fopts, jetstream.FetchPriorityGroup(r.cfg.group))
+		}
+		batch, err := r.cons.Fetch(min(free, maxBatch), fopts...)
 		if err == nil {
 			var stop error
 			for msg := range batch.Messages() {

@@ -391,6 +391,10 @@ func TestKeyFunctions(t *testing.T) {
 		natsrunner.WithKey(nil)); !errors.Is(err, natsrunner.ErrInvalid) {
 		t.Errorf("WithKey(nil): %v, want ErrInvalid", err)
 	}
+	if _, err := natsrunner.New(e.consumer(e.js), p, func(context.Context, jetstream.Msg) error { return nil },
+		natsrunner.WithPriorityGroup("")); !errors.Is(err, natsrunner.ErrInvalid) {
+		t.Errorf("WithPriorityGroup(\"\"): %v, want ErrInvalid", err)
+	}
 }
 
 // TestSubjectToken: token indexes from either end, and one out of range.

@@ -1,0 +1,262 @@
+package servertest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/poolkit/poolkit/natsrunner"
+)
+
+// The partitioned layout that keeps order per key across replicas: the
+// stream maps each key to one of parts partitions as it stores a message
+// (ord.<key> is stored as ord.<partition>.<key>), each partition has its
+// own consumer, pinned to one client of its priority group at a time, and
+// every replica runs a keyed runner on every partition's consumer.
+const (
+	ordStream = "ORD"
+	ordGroup  = "owners"
+)
+
+// partitioned creates the ORD stream with parts partitions and a consumer
+// for each; pinnedTTL 0 leaves the consumers without a priority group.
+func partitioned(t testing.TB, e *env, parts int, ackWait, pinnedTTL time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := e.js.CreateStream(ctx, jetstream.StreamConfig{Name: ordStream, Subjects: []string{"ord.>"},
+		SubjectTransform: &jetstream.SubjectTransformConfig{
+			Source: "ord.*", Destination: fmt.Sprintf("ord.{{partition(%d,1)}}.{{wildcard(1)}}", parts)}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range parts {
+		cfg := jetstream.ConsumerConfig{
+			Durable:       "part" + strconv.Itoa(i),
+			FilterSubject: fmt.Sprintf("ord.%d.*", i),
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       ackWait,
+			MaxAckPending: 1000,
+			MaxDeliver:    -1,
+		}
+		if pinnedTTL > 0 {
+			cfg.PriorityPolicy, cfg.PriorityGroups, cfg.PinnedTTL = jetstream.PriorityPolicyPinned, []string{ordGroup}, pinnedTTL
+		}
+		if _, err := e.js.CreateOrUpdateConsumer(ctx, ordStream, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// doneBook records, per key, the stream sequences in the order their
+// handlers first completed: at least once allows a second completion, in
+// order per key allows no completion before an earlier one of its key.
+type doneBook struct {
+	mu     sync.Mutex
+	done   map[uint64]bool
+	order  map[string][]uint64
+	byKeys map[string]bool
+}
+
+func newDoneBook() *doneBook {
+	return &doneBook{done: map[uint64]bool{}, order: map[string][]uint64{}, byKeys: map[string]bool{}}
+}
+
+func (b *doneBook) complete(key string, seq uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.done[seq] {
+		b.done[seq] = true
+		b.order[key] = append(b.order[key], seq)
+	}
+}
+
+func (b *doneBook) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.done)
+}
+
+// check fails on any key whose completions are not want's sequences in
+// stream order.
+func (b *doneBook) check(t *testing.T, want map[string][]uint64) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bad := 0
+	for key, seqs := range want {
+		if got := b.order[key]; fmt.Sprint(got) != fmt.Sprint(seqs) {
+			if bad++; bad <= 5 {
+				t.Errorf("key %s: completed %v, want %v", key, got, seqs)
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("%d keys out of order in all", bad)
+	}
+}
+
+// replica is one process of the service: its own connection and pool,
+// and a keyed runner on every partition's consumer.
+type replica struct {
+	nc      *nats.Conn
+	runners []*natsrunner.Runner
+	stops   []func() error
+	dead    atomic.Bool
+}
+
+func startReplica(t *testing.T, e *env, parts int, book *doneBook) *replica {
+	t.Helper()
+	nc, err := nats.Connect("", nats.InProcessServer(e.ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := &replica{nc: nc}
+	p := newPool(t, 8)
+	h := func(ctx context.Context, msg jetstream.Msg) error {
+		time.Sleep(200 * time.Microsecond)
+		if rp.dead.Load() {
+			<-ctx.Done() // a dead process completes nothing
+			return ctx.Err()
+		}
+		md, err := msg.Metadata()
+		if err != nil {
+			return err
+		}
+		key, _ := natsrunner.SubjectToken(-1)(msg)
+		book.complete(key, md.Sequence.Stream)
+		return nil
+	}
+	for i := range parts {
+		c, err := js.Consumer(context.Background(), ordStream, "part"+strconv.Itoa(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := natsrunner.New(c, p, h, natsrunner.WithKey(natsrunner.SubjectToken(-1)),
+			natsrunner.WithPriorityGroup(ordGroup), natsrunner.WithFetchMaxWait(100*time.Millisecond),
+			natsrunner.WithDrainTimeout(0), natsrunner.WithMaxAttempts(1000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp.runners = append(rp.runners, r)
+		rp.stops = append(rp.stops, start(t, r))
+	}
+	return rp
+}
+
+// kill ends the replica as kill -9 would: its handlers complete nothing
+// more, its connection is gone, and its runners end without a drain
+// (their Naks fail on the closed connection).
+func (rp *replica) kill() {
+	rp.dead.Store(true)
+	rp.nc.Close()
+	for _, stop := range rp.stops {
+		_ = stop()
+	}
+}
+
+func (rp *replica) stop(t *testing.T) {
+	for _, stop := range rp.stops {
+		if err := stop(); !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	}
+}
+
+// TestKeyedReplicasTakeOver: three replicas on a partitioned stream (three
+// partitions, each pinned to one replica at a time); one is killed mid-run
+// and the others take its partitions over once its pin expires. Every
+// message completes, and every key's messages complete in stream order:
+// a message may be handled twice, never out of order.
+func TestKeyedReplicasTakeOver(t *testing.T) {
+	const parts, n, keys = 3, 3000, 300
+	e := newEnv(t, 5*time.Second)
+	// PinnedTTL above AckWait: a partition is pinned again only after its
+	// dead owner's messages are due for redelivery, which comes before new
+	// messages.
+	partitioned(t, e, parts, 500*time.Millisecond, time.Second)
+	want := map[string][]uint64{}
+	ctx := context.Background()
+	for i := range n {
+		k := "k" + strconv.Itoa((i*7919)%keys)
+		ack, err := e.js.Publish(ctx, "ord."+k, []byte(strconv.Itoa(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[k] = append(want[k], ack.Sequence)
+	}
+	book := newDoneBook()
+	a := startReplica(t, e, parts, book)
+	b := startReplica(t, e, parts, book)
+	c := startReplica(t, e, parts, book)
+	waitFor(t, 30*time.Second, "a fifth of the messages completed", func() bool { return book.count() >= n/5 })
+	// Kill the replica that owns the most partitions (one, unless the
+	// server pinned two to it).
+	owners := []*replica{a, b, c}
+	victim := a
+	most := -1
+	for _, rp := range owners {
+		var f uint64
+		for _, r := range rp.runners {
+			if r.Stats().Fetched > 0 {
+				f++
+			}
+		}
+		if int(f) > most {
+			victim, most = rp, int(f)
+		}
+	}
+	var held int
+	for _, r := range victim.runners {
+		held += r.Stats().InFlight
+	}
+	killed := time.Now()
+	victim.kill()
+	waitFor(t, 60*time.Second, "every message completed", func() bool { return book.count() == n })
+	t.Logf("killed a replica holding %d messages on %d partitions; the rest completed %v later", held, most, time.Since(killed).Round(time.Millisecond))
+	for _, rp := range owners {
+		if rp != victim {
+			rp.stop(t)
+		}
+	}
+	book.check(t, want)
+	var handled uint64
+	for _, rp := range owners {
+		for _, r := range rp.runners {
+			handled += r.Stats().Fetched
+		}
+	}
+	t.Logf("%d messages fetched in all for %d in the stream", handled, n)
+}
+
+// TestKeyedPinnedTTLAboveAckWait: a keyed runner refuses a pinned
+// consumer whose PinnedTTL is not above its AckWait, where a take-over
+// would let new messages of a key overtake the dead owner's (with such a
+// consumer TestKeyedReplicasTakeOver finds keys out of order).
+func TestKeyedPinnedTTLAboveAckWait(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	partitioned(t, e, 1, 2*time.Second, 200*time.Millisecond)
+	c, err := e.js.Consumer(context.Background(), ordStream, "part0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := func(context.Context, jetstream.Msg) error { return nil }
+	p := newPool(t, 1)
+	if _, err := natsrunner.New(c, p, h, natsrunner.WithKey(natsrunner.SubjectToken(-1)), natsrunner.WithPriorityGroup(ordGroup)); !errors.Is(err, natsrunner.ErrInvalid) {
+		t.Errorf("keyed runner, PinnedTTL below AckWait: %v, want ErrInvalid", err)
+	}
+	// Unkeyed, order is not promised: the runner takes the consumer.
+	if _, err := natsrunner.New(c, p, h, natsrunner.WithPriorityGroup(ordGroup)); err != nil {
+		t.Errorf("unkeyed runner: %v", err)
+	}
+}
