@@ -19,22 +19,35 @@ const (
 	benchWork        = time.Millisecond
 )
 
+// receipts keeps when each message was received, until its handler
+// starts.
+type receipts struct{ at sync.Map } // jetstream.Msg -> time.Time
+
+func (r *receipts) receive(m jetstream.Msg) { r.at.Store(m, time.Now()) }
+
+// since returns how long ago m was received, once.
+func (r *receipts) since(m jetstream.Msg) (time.Duration, bool) {
+	v, ok := r.at.LoadAndDelete(m)
+	if !ok {
+		return 0, false
+	}
+	return time.Since(v.(time.Time)), true
+}
+
 // bufferClock sums the time messages spent in the client between being
 // received and their handler starting.
 type bufferClock struct {
-	received sync.Map // jetstream.Msg -> time.Time
-	total    atomic.Int64
-	acked    atomic.Int64
-	done     chan struct{}
+	receipts
+	total atomic.Int64
+	acked atomic.Int64
+	done  chan struct{}
 }
 
 func newBufferClock() *bufferClock { return &bufferClock{done: make(chan struct{})} }
 
-func (c *bufferClock) receive(m jetstream.Msg) { c.received.Store(m, time.Now()) }
-
 func (c *bufferClock) start(m jetstream.Msg) {
-	if v, ok := c.received.LoadAndDelete(m); ok {
-		c.total.Add(int64(time.Since(v.(time.Time))))
+	if d, ok := c.since(m); ok {
+		c.total.Add(int64(d))
 	}
 }
 
@@ -44,11 +57,11 @@ func (c *bufferClock) ack() {
 	}
 }
 
-// timedConsumer records when each message comes out of a Fetch batch:
-// the moment the runner receives it.
+// timedConsumer calls receive when each message comes out of a Fetch
+// batch: the moment the runner receives it.
 type timedConsumer struct {
 	jetstream.Consumer
-	clock *bufferClock
+	receive func(jetstream.Msg)
 }
 
 type timedBatch struct {
@@ -68,7 +81,7 @@ func (c timedConsumer) Fetch(n int, opts ...jetstream.FetchOpt) (jetstream.Messa
 	go func() {
 		defer close(ch)
 		for m := range inner.Messages() {
-			c.clock.receive(m)
+			c.receive(m)
 			ch <- m
 		}
 	}()
@@ -122,7 +135,7 @@ func BenchmarkConsume(b *testing.B) {
 					time.Sleep(benchWork)
 					return nil
 				}
-				r, err := natsrunner.New(timedConsumer{cons, clock}, newPool(b, benchConcurrency), h, natsrunner.WithQueued(queued),
+				r, err := natsrunner.New(timedConsumer{cons, clock.receive}, newPool(b, benchConcurrency), h, natsrunner.WithQueued(queued),
 					natsrunner.WithOnSettle(func(jetstream.Msg, natsrunner.Outcome, error) { clock.ack() }))
 				if err != nil {
 					b.Fatal(err)

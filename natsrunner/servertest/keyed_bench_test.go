@@ -62,18 +62,18 @@ func newKeyedLoad(n, k int, zipf, slow bool) keyedLoad {
 // their arrival in the client (the end of a pull) to their handler's start,
 // and the end of the run.
 type keyedClock struct {
-	received sync.Map // jetstream.Msg -> time.Time
-	mu       sync.Mutex
-	waits    []time.Duration
-	acked    atomic.Int64
-	n        int64
-	done     chan struct{}
+	receipts
+	mu    sync.Mutex
+	waits []time.Duration
+	acked atomic.Int64
+	n     int64
+	done  chan struct{}
 }
 
 func (c *keyedClock) handle(key string, msg jetstream.Msg, slow bool) {
-	if v, ok := c.received.LoadAndDelete(msg); ok && key != "slow" {
+	if d, ok := c.since(msg); ok && key != "slow" {
 		c.mu.Lock()
-		c.waits = append(c.waits, time.Since(v.(time.Time)))
+		c.waits = append(c.waits, d)
 		c.mu.Unlock()
 	}
 	if slow && key == "slow" {
@@ -81,28 +81,6 @@ func (c *keyedClock) handle(key string, msg jetstream.Msg, slow bool) {
 	} else if *keyedWork > 0 {
 		time.Sleep(*keyedWork)
 	}
-}
-
-// clockedConsumer records when each message comes out of a pull.
-type clockedConsumer struct {
-	jetstream.Consumer
-	clock *keyedClock
-}
-
-func (c clockedConsumer) Fetch(n int, opts ...jetstream.FetchOpt) (jetstream.MessageBatch, error) {
-	inner, err := c.Consumer.Fetch(n, opts...)
-	if err != nil {
-		return nil, err
-	}
-	ch := make(chan jetstream.Msg)
-	go func() {
-		defer close(ch)
-		for m := range inner.Messages() {
-			c.clock.received.Store(m, time.Now())
-			ch <- m
-		}
-	}()
-	return timedBatch{ch: ch, err: inner.Error}, nil
 }
 
 func (c *keyedClock) ack() {
@@ -185,7 +163,7 @@ func consumeRunner(b *testing.B, ctx context.Context, e *env, clock *keyedClock,
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := natsrunner.New(clockedConsumer{c, clock}, p, h, opts...)
+		r, err := natsrunner.New(timedConsumer{c, clock.receive}, p, h, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -210,7 +188,7 @@ func consumeHashed(b *testing.B, ctx context.Context, e *env, clock *keyedClock,
 		if err != nil {
 			b.Fatal(err)
 		}
-		cc := clockedConsumer{c, clock}
+		cc := timedConsumer{c, clock.receive}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -45,15 +45,32 @@ func (b *orderBook) enter(t *testing.T, key string, msg jetstream.Msg) (leave fu
 	if b.running[key]++; b.running[key] > 1 {
 		b.overlaps++
 	}
-	if !b.seen[md.Sequence.Stream] {
-		b.seen[md.Sequence.Stream] = true
-		b.firsts[key] = append(b.firsts[key], md.Sequence.Stream)
-	}
+	b.mu.Unlock()
+	b.first(key, md.Sequence.Stream)
+	b.mu.Lock()
 	return func() {
 		b.mu.Lock()
 		b.running[key]--
 		b.mu.Unlock()
 	}
+}
+
+// first records seq as handled (or completed) under key, if it was not
+// before.
+func (b *orderBook) first(key string, seq uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.seen[seq] {
+		b.seen[seq] = true
+		b.firsts[key] = append(b.firsts[key], seq)
+	}
+}
+
+// count is how many messages were recorded.
+func (b *orderBook) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.seen)
 }
 
 // check fails the test on any overlap within a key or any inversion of a

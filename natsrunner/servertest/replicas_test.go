@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -53,54 +52,6 @@ func partitioned(t testing.TB, e *env, parts int, ackWait, pinnedTTL time.Durati
 	}
 }
 
-// doneBook records, per key, the stream sequences in the order their
-// handlers first completed: at least once allows a second completion, in
-// order per key allows no completion before an earlier one of its key.
-type doneBook struct {
-	mu     sync.Mutex
-	done   map[uint64]bool
-	order  map[string][]uint64
-	byKeys map[string]bool
-}
-
-func newDoneBook() *doneBook {
-	return &doneBook{done: map[uint64]bool{}, order: map[string][]uint64{}, byKeys: map[string]bool{}}
-}
-
-func (b *doneBook) complete(key string, seq uint64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.done[seq] {
-		b.done[seq] = true
-		b.order[key] = append(b.order[key], seq)
-	}
-}
-
-func (b *doneBook) count() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.done)
-}
-
-// check fails on any key whose completions are not want's sequences in
-// stream order.
-func (b *doneBook) check(t *testing.T, want map[string][]uint64) {
-	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	bad := 0
-	for key, seqs := range want {
-		if got := b.order[key]; fmt.Sprint(got) != fmt.Sprint(seqs) {
-			if bad++; bad <= 5 {
-				t.Errorf("key %s: completed %v, want %v", key, got, seqs)
-			}
-		}
-	}
-	if bad > 5 {
-		t.Errorf("%d keys out of order in all", bad)
-	}
-}
-
 // replica is one process of the service: its own connection and pool,
 // and a keyed runner on every partition's consumer.
 type replica struct {
@@ -110,7 +61,7 @@ type replica struct {
 	dead    atomic.Bool
 }
 
-func startReplica(t *testing.T, e *env, parts int, book *doneBook) *replica {
+func startReplica(t *testing.T, e *env, parts int, book *orderBook) *replica {
 	t.Helper()
 	nc, err := nats.Connect("", nats.InProcessServer(e.ns))
 	if err != nil {
@@ -134,7 +85,7 @@ func startReplica(t *testing.T, e *env, parts int, book *doneBook) *replica {
 			return err
 		}
 		key, _ := natsrunner.SubjectToken(-1)(msg)
-		book.complete(key, md.Sequence.Stream)
+		book.first(key, md.Sequence.Stream)
 		return nil
 	}
 	for i := range parts {
@@ -195,7 +146,7 @@ func TestKeyedReplicasTakeOver(t *testing.T) {
 		}
 		want[k] = append(want[k], ack.Sequence)
 	}
-	book := newDoneBook()
+	book := newOrderBook() // first completions
 	a := startReplica(t, e, parts, book)
 	b := startReplica(t, e, parts, book)
 	c := startReplica(t, e, parts, book)
