@@ -76,7 +76,11 @@
 //     pulling from the same consumer (unpinned) may handle later
 //     messages of their keys first, and a replica cut off from the server
 //     but alive may still be handling what it held when another takes
-//     its partition over.
+//     its partition over;
+//   - a message the server sent that never reached the runner (a pull
+//     answered as the connection or the server went down) comes back
+//     after AckWait, behind later messages of its key that arrived
+//     meanwhile.
 //
 // A key function that fails, panics or calls runtime.Goexit terms its
 // message, counted as malformed: a message whose key is unknown cannot be
