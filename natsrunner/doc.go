@@ -65,12 +65,20 @@
 //     order per key across replicas needs each key's messages to go to one
 //     replica at a time: a stream that maps keys to subject partitions
 //     (a SubjectTransform with partition(n, ...)), a consumer per
-//     partition whose PriorityPolicy pins it to one client of a priority
-//     group (WithPriorityGroup), and on every replica a keyed runner per
-//     partition. The consumer's PinnedTTL must be above its AckWait, so
-//     that a replica that died is replaced only once its messages are due
-//     for redelivery, which comes before new messages: New refuses a
-//     keyed runner on a pinned consumer that does not keep to it;
+//     partition owned by one replica at a time, and on every replica a
+//     keyed runner per partition. The owner is the client the server pins
+//     the consumer to, in a priority group with the pinned policy
+//     (WithPriorityGroup; nats-server 2.11 and later), whose PinnedTTL must
+//     be above the consumer's AckWait, so that a replica that died is
+//     replaced only once its messages are due for redelivery, which comes
+//     before new messages: New refuses a keyed runner on a pinned consumer
+//     that does not keep to it. On older servers the owner holds a lease
+//     (WithLease), a key of a key-value bucket whose TTL, above the
+//     AckWait, plays PinnedTTL's part. Neither spreads the partitions over
+//     the replicas: the first replica to pull takes every partition it
+//     finds free;
+//   - the server killed and restarted on its store: order per key holds
+//     (a message whose Ack was lost is handled again);
 //   - a runner killed without its drain (kill -9) leaves its unacked
 //     messages to come back after AckWait; another runner already
 //     pulling from the same consumer (unpinned) may handle later

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log"
 	"os/signal"
+	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -136,4 +138,57 @@ func ExampleWithKey() {
 	if err := r.Run(ctx); err != nil && ctx.Err() == nil {
 		log.Fatal(err)
 	}
+}
+
+// ExampleWithLease keeps order per account across the replicas of a
+// service, on a server without pinned priority groups. The stream stores
+// orders.<account> as orders.<partition>.<account> (a SubjectTransform
+// with partition(4,1)), with a consumer per partition, ledger-0 to
+// ledger-3; the bucket "ledger-owners" has a TTL above the consumers'
+// AckWait. Every replica runs this: a keyed runner per partition, each
+// pulling only while it holds its partition's lease. The example is
+// compiled, not run: it needs a NATS server.
+func ExampleWithLease() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	nc, err := nats.Connect(nats.DefaultURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	owners, err := js.KeyValue(ctx, "ledger-owners")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := pool.New(32)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Shutdown(context.Background())
+	var wg sync.WaitGroup
+	for i := range 4 {
+		name := "ledger-" + strconv.Itoa(i)
+		cons, err := js.Consumer(ctx, "ORDERS", name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		r, err := natsrunner.New(cons, p, func(ctx context.Context, msg jetstream.Msg) error {
+			return nil // apply the order to its account
+		}, natsrunner.WithKey(natsrunner.SubjectToken(2)), natsrunner.WithLease(owners, name))
+		if err != nil {
+			log.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := r.Run(ctx); err != nil && ctx.Err() == nil {
+				log.Print(err)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -63,6 +63,7 @@ type config struct {
 	onSettle     func(msg jetstream.Msg, o Outcome, err error)
 	key          KeyFunc
 	group        string
+	lease        *lease
 }
 
 func defaultConfig() config {

@@ -103,6 +103,9 @@ func New(cons jetstream.Consumer, p *pool.Pool, handler Handler, opts ...Option)
 		return nil, invalid("keyed runner on a pinned consumer whose PinnedTTL %v is not above its AckWait %v",
 			info.Config.PinnedTTL, info.Config.AckWait)
 	}
+	if cfg.lease != nil && cfg.group != "" {
+		return nil, invalid("a lease and a priority group both choose the consumer's owner: give one")
+	}
 	if cfg.key != nil {
 		// The runner's room bounds the keys' queues (WithKey).
 		kd, err := pool.NewKeyed[string](p, pool.WithUnboundedQueue())
@@ -150,6 +153,10 @@ func (r *Runner) Backlog(ctx context.Context) (uint64, error) {
 // When Run returns every message it fetched has been settled; handlers
 // that outlived the drain may still be running in the pool, with a
 // cancelled context, and their results are ignored.
+//
+// With a lease (WithLease), Run pulls only while it holds the lease; when
+// it loses the lease it drains as above, within the lease, and waits to
+// take it again, and when it returns it lets the lease go.
 func (r *Runner) Run(ctx context.Context) error {
 	if ctx == nil {
 		return invalid("nil context")
@@ -159,6 +166,15 @@ func (r *Runner) Run(ctx context.Context) error {
 	}
 	defer r.running.Store(false)
 
+	if r.cfg.lease != nil {
+		return r.runLeased(ctx)
+	}
+	return r.serve(ctx, nil)
+}
+
+// serve is one stretch of pulling, until ctx is done or pulling fails for
+// good, and its drain, which cut, when it is closed, cuts short.
+func (r *Runner) serve(ctx context.Context, cut <-chan struct{}) error {
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
 	stopTicker := make(chan struct{})
@@ -170,7 +186,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	}()
 
 	err := r.loop(ctx, hctx)
-	r.drain(hcancel)
+	r.drain(hcancel, cut)
 	close(stopTicker)
 	wg.Wait()
 	return err
@@ -193,6 +209,16 @@ func (r *Runner) loop(ctx, hctx context.Context) error {
 			continue
 		}
 		maxBatch, maxWait := r.pullLimits()
+		if l := r.cfg.lease; l != nil {
+			// A pull must be answered while the lease lets the runner
+			// pull; too close to that point, wait for the renewal.
+			left := time.Until(l.pullUntil())
+			if left < 20*time.Millisecond {
+				sleep(ctx, 10*time.Millisecond)
+				continue
+			}
+			maxWait = min(maxWait, left)
+		}
 		fctx, cancel := context.WithTimeout(ctx, maxWait)
 		fopts := []jetstream.FetchOpt{jetstream.FetchContext(fctx)}
 		if r.cfg.group != "" {

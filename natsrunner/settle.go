@@ -132,9 +132,10 @@ type malformedError struct{ err error }
 func (e *malformedError) Error() string { return "natsrunner: malformed message: " + e.err.Error() }
 func (e *malformedError) Unwrap() error { return e.err }
 
-// drain waits for in-flight messages up to the drain timeout, then
-// cancels the handlers' context and naks what is left.
-func (r *Runner) drain(hcancel context.CancelFunc) {
+// drain waits for in-flight messages up to the drain timeout, or until
+// cut is closed (a lease running out), then cancels the handlers' context
+// and naks what is left.
+func (r *Runner) drain(hcancel context.CancelFunc, cut <-chan struct{}) {
 	deadline := time.NewTimer(r.cfg.drainTimeout)
 	defer deadline.Stop()
 	poll := time.NewTicker(r.cfg.pollInterval)
@@ -145,6 +146,8 @@ wait:
 		case <-r.finished:
 		case <-poll.C:
 		case <-deadline.C:
+			break wait
+		case <-cut:
 			break wait
 		}
 	}

@@ -25,6 +25,7 @@ const (
 	envURL   = "POOLKIT_TEST_NATS_URL"
 	envDone  = "POOLKIT_TEST_DONE_FILE"
 	envParts = "POOLKIT_TEST_PARTS"
+	envOwner = "POOLKIT_TEST_OWNER"
 )
 
 // doneLog appends a line "key seq" to a file shared by the processes of a
@@ -75,7 +76,7 @@ func readDone(t *testing.T, path string) *orderBook {
 
 // runKeyedReplica runs a keyed runner per partition on js with a handler
 // that logs each completion, until ctx is done.
-func runKeyedReplica(t testing.TB, ctx context.Context, js jetstream.JetStream, parts int, log *doneLog) *sync.WaitGroup {
+func runKeyedReplica(t testing.TB, ctx context.Context, js jetstream.JetStream, parts int, own ownership, log *doneLog) *sync.WaitGroup {
 	p := newPool(t, 8)
 	h := func(_ context.Context, msg jetstream.Msg) error {
 		time.Sleep(time.Millisecond)
@@ -93,7 +94,7 @@ func runKeyedReplica(t testing.TB, ctx context.Context, js jetstream.JetStream, 
 			t.Fatal(err)
 		}
 		r, err := natsrunner.New(c, p, h, natsrunner.WithKey(natsrunner.SubjectToken(-1)),
-			natsrunner.WithPriorityGroup(ordGroup), natsrunner.WithFetchMaxWait(100*time.Millisecond),
+			own(t, js, i), natsrunner.WithFetchMaxWait(100*time.Millisecond),
 			natsrunner.WithMaxAttempts(1000))
 		if err != nil {
 			t.Fatal(err)
@@ -126,19 +127,31 @@ func TestKeyedReplicaProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := openDoneLog(t, os.Getenv(envDone))
-	wg := runKeyedReplica(t, context.Background(), js, parts, log)
+	own := pinnedOwner
+	for _, o := range owners {
+		if o.name == os.Getenv(envOwner) {
+			own = o.owner
+		}
+	}
+	wg := runKeyedReplica(t, context.Background(), js, parts, own, log)
 	wg.Wait() // until killed
 }
 
 // TestKeyedReplicaKilled: a replica process owns every partition and is
 // killed with SIGKILL mid-run; a replica that was waiting takes the
-// partitions over when their pins expire. Every message completes, and
-// the first completions of every key, across both processes, are in
-// stream order.
+// partitions over when their pins or leases expire. Every message
+// completes, and the first completions of every key, across both
+// processes, are in stream order.
 func TestKeyedReplicaKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	for _, o := range owners {
+		t.Run("owner="+o.name, func(t *testing.T) { replicaKilled(t, o.name, o.owner, o.setup) })
+	}
+}
+
+func replicaKilled(t *testing.T, name string, own ownership, setup func(testing.TB, *env, int, time.Duration)) {
 	const parts, n, keys = 2, 2000, 100
 	ns := startTCPServer(t, -1, t.TempDir())
 	t.Cleanup(func() { stopServer(ns) })
@@ -151,7 +164,7 @@ func TestKeyedReplicaKilled(t *testing.T) {
 	if e.js, err = jetstream.New(nc); err != nil {
 		t.Fatal(err)
 	}
-	partitioned(t, e, parts, 500*time.Millisecond, time.Second)
+	setup(t, e, parts, 500*time.Millisecond)
 	ctx := context.Background()
 	for i := range n {
 		if _, err := e.js.Publish(ctx, "ord.k"+strconv.Itoa(i%keys), nil); err != nil {
@@ -162,7 +175,7 @@ func TestKeyedReplicaKilled(t *testing.T) {
 	log := openDoneLog(t, path)
 
 	child := exec.Command(os.Args[0], "-test.run=^TestKeyedReplicaProcess$", "-test.count=1")
-	child.Env = append(os.Environ(), envURL+"="+ns.ClientURL(), envDone+"="+path, envParts+"="+strconv.Itoa(parts))
+	child.Env = append(os.Environ(), envURL+"="+ns.ClientURL(), envDone+"="+path, envParts+"="+strconv.Itoa(parts), envOwner+"="+name)
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +186,7 @@ func TestKeyedReplicaKilled(t *testing.T) {
 	// The second replica pulls too, but the partitions are pinned to the
 	// first.
 	rctx, cancel := context.WithCancel(ctx)
-	wg := runKeyedReplica(t, rctx, e.js, parts, log)
+	wg := runKeyedReplica(t, rctx, e.js, parts, own, log)
 	time.Sleep(100 * time.Millisecond)
 	if err := child.Process.Kill(); err != nil {
 		t.Fatal(err)

@@ -52,6 +52,58 @@ func partitioned(t testing.TB, e *env, parts int, ackWait, pinnedTTL time.Durati
 	}
 }
 
+// ownership is how the replicas of a test take turns owning a partition:
+// the option every replica's runner on partition part gets, made with the
+// replica's own connection js.
+type ownership func(t testing.TB, js jetstream.JetStream, part int) natsrunner.Option
+
+// pinnedOwner: the partitions' consumers pin one client of ordGroup at a
+// time (partitioned with a PinnedTTL).
+func pinnedOwner(testing.TB, jetstream.JetStream, int) natsrunner.Option {
+	return natsrunner.WithPriorityGroup(ordGroup)
+}
+
+// leaseBucket is the key-value bucket of leasedOwner's leases.
+const leaseBucket = "owners"
+
+// leasedOwner: a lease per partition in leaseBucket (made by leases), for
+// servers without pinned priority groups.
+func leasedOwner(t testing.TB, js jetstream.JetStream, part int) natsrunner.Option {
+	kv, err := js.KeyValue(context.Background(), leaseBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return natsrunner.WithLease(kv, "part"+strconv.Itoa(part))
+}
+
+// leases creates leaseBucket with the leases' time to live.
+func leases(t testing.TB, js jetstream.JetStream, ttl time.Duration) {
+	t.Helper()
+	if _, err := js.CreateKeyValue(context.Background(), jetstream.KeyValueConfig{Bucket: leaseBucket, TTL: ttl}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// owners are the ways of owning a partition the replica tests run with,
+// and how each sets up the partitions: its consumers (pinned or not) and
+// leases.
+var owners = []struct {
+	name  string
+	owner ownership
+	setup func(t testing.TB, e *env, parts int, ackWait time.Duration)
+}{
+	{"pinned", pinnedOwner, func(t testing.TB, e *env, parts int, ackWait time.Duration) {
+		// PinnedTTL above AckWait: a partition is pinned again only after
+		// its dead owner's messages are due for redelivery, which comes
+		// before new messages.
+		partitioned(t, e, parts, ackWait, 2*ackWait)
+	}},
+	{"lease", leasedOwner, func(t testing.TB, e *env, parts int, ackWait time.Duration) {
+		partitioned(t, e, parts, ackWait, 0)
+		leases(t, e.js, 2*ackWait)
+	}},
+}
+
 // replica is one process of the service: its own connection and pool,
 // and a keyed runner on every partition's consumer.
 type replica struct {
@@ -61,7 +113,7 @@ type replica struct {
 	dead    atomic.Bool
 }
 
-func startReplica(t *testing.T, e *env, parts int, book *orderBook) *replica {
+func startReplica(t *testing.T, e *env, parts int, own ownership, book *orderBook) *replica {
 	t.Helper()
 	nc, err := nats.Connect("", nats.InProcessServer(e.ns))
 	if err != nil {
@@ -94,7 +146,7 @@ func startReplica(t *testing.T, e *env, parts int, book *orderBook) *replica {
 			t.Fatal(err)
 		}
 		r, err := natsrunner.New(c, p, h, natsrunner.WithKey(natsrunner.SubjectToken(-1)),
-			natsrunner.WithPriorityGroup(ordGroup), natsrunner.WithFetchMaxWait(100*time.Millisecond),
+			own(t, js, i), natsrunner.WithFetchMaxWait(100*time.Millisecond),
 			natsrunner.WithDrainTimeout(0), natsrunner.WithMaxAttempts(1000))
 		if err != nil {
 			t.Fatal(err)
@@ -125,17 +177,22 @@ func (rp *replica) stop(t *testing.T) {
 }
 
 // TestKeyedReplicasTakeOver: three replicas on a partitioned stream (three
-// partitions, each pinned to one replica at a time); one is killed mid-run
-// and the others take its partitions over once its pin expires. Every
-// message completes, and every key's messages complete in stream order:
-// a message may be handled twice, never out of order.
+// partitions, each owned by one replica at a time: pinned by the server,
+// or by a lease); one is killed mid-run and the others take its
+// partitions over once its pin or lease expires. Before the kill each
+// partition was pulled by one replica only; every message completes, and
+// every key's messages complete in stream order: a message may be handled
+// twice, never out of order.
 func TestKeyedReplicasTakeOver(t *testing.T) {
+	for _, o := range owners {
+		t.Run("owner="+o.name, func(t *testing.T) { replicasTakeOver(t, o.owner, o.setup) })
+	}
+}
+
+func replicasTakeOver(t *testing.T, own ownership, setup func(testing.TB, *env, int, time.Duration)) {
 	const parts, n, keys = 3, 3000, 300
 	e := newEnv(t, 5*time.Second)
-	// PinnedTTL above AckWait: a partition is pinned again only after its
-	// dead owner's messages are due for redelivery, which comes before new
-	// messages.
-	partitioned(t, e, parts, 500*time.Millisecond, time.Second)
+	setup(t, e, parts, 500*time.Millisecond)
 	want := map[string][]uint64{}
 	ctx := context.Background()
 	for i := range n {
@@ -147,24 +204,31 @@ func TestKeyedReplicasTakeOver(t *testing.T) {
 		want[k] = append(want[k], ack.Sequence)
 	}
 	book := newOrderBook() // first completions
-	a := startReplica(t, e, parts, book)
-	b := startReplica(t, e, parts, book)
-	c := startReplica(t, e, parts, book)
+	a := startReplica(t, e, parts, own, book)
+	b := startReplica(t, e, parts, own, book)
+	c := startReplica(t, e, parts, own, book)
 	waitFor(t, 30*time.Second, "a fifth of the messages completed", func() bool { return book.count() >= n/5 })
-	// Kill the replica that owns the most partitions (one, unless the
-	// server pinned two to it).
-	owners := []*replica{a, b, c}
+	// Kill the replica that owns the most partitions (one, unless two
+	// went to it).
+	replicas := []*replica{a, b, c}
 	victim := a
 	most := -1
-	for _, rp := range owners {
-		var f uint64
-		for _, r := range rp.runners {
+	pulledBy := make([]int, parts)
+	for _, rp := range replicas {
+		var f int
+		for i, r := range rp.runners {
 			if r.Stats().Fetched > 0 {
 				f++
+				pulledBy[i]++
 			}
 		}
-		if int(f) > most {
-			victim, most = rp, int(f)
+		if f > most {
+			victim, most = rp, f
+		}
+	}
+	for i, k := range pulledBy {
+		if k != 1 {
+			t.Errorf("partition %d pulled by %d replicas before the kill, want 1", i, k)
 		}
 	}
 	var held int
@@ -175,14 +239,14 @@ func TestKeyedReplicasTakeOver(t *testing.T) {
 	victim.kill()
 	waitFor(t, 60*time.Second, "every message completed", func() bool { return book.count() == n })
 	t.Logf("killed a replica holding %d messages on %d partitions; the rest completed %v later", held, most, time.Since(killed).Round(time.Millisecond))
-	for _, rp := range owners {
+	for _, rp := range replicas {
 		if rp != victim {
 			rp.stop(t)
 		}
 	}
 	book.check(t, want)
 	var handled uint64
-	for _, rp := range owners {
+	for _, rp := range replicas {
 		for _, r := range rp.runners {
 			handled += r.Stats().Fetched
 		}
