@@ -138,8 +138,9 @@ func TestKeyedReplicaProcess(t *testing.T) {
 }
 
 // TestKeyedReplicaKilled: a replica process owns every partition and is
-// killed with SIGKILL mid-run; a replica that was waiting takes the
-// partitions over when their pins or leases expire. Every message
+// killed with SIGKILL mid-run and started again; a replica that was
+// waiting, or the restarted one, takes the partitions over when their
+// pins or leases expire. Every message
 // completes, and the first completions of every key, across both
 // processes, are in stream order.
 func TestKeyedReplicaKilled(t *testing.T) {
@@ -174,16 +175,20 @@ func replicaKilled(t *testing.T, name string, own ownership, setup func(testing.
 	path := t.TempDir() + "/done"
 	log := openDoneLog(t, path)
 
-	child := exec.Command(os.Args[0], "-test.run=^TestKeyedReplicaProcess$", "-test.count=1")
-	child.Env = append(os.Environ(), envURL+"="+ns.ClientURL(), envDone+"="+path, envParts+"="+strconv.Itoa(parts), envOwner+"="+name)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
+	spawn := func() *exec.Cmd {
+		child := exec.Command(os.Args[0], "-test.run=^TestKeyedReplicaProcess$", "-test.count=1")
+		child.Env = append(os.Environ(), envURL+"="+ns.ClientURL(), envDone+"="+path, envParts+"="+strconv.Itoa(parts), envOwner+"="+name)
+		if err := child.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+		return child
 	}
-	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+	child := spawn()
 	waitFor(t, 30*time.Second, "the replica process to complete 300 messages", func() bool {
 		return readDone(t, path).count() >= 300
 	})
-	// The second replica pulls too, but the partitions are pinned to the
+	// The second replica pulls too, but the partitions are owned by the
 	// first.
 	rctx, cancel := context.WithCancel(ctx)
 	wg := runKeyedReplica(t, rctx, e.js, parts, own, log)
@@ -192,6 +197,9 @@ func replicaKilled(t *testing.T, name string, own ownership, setup func(testing.
 		t.Fatal(err)
 	}
 	_ = child.Wait()
+	// The killed process is started again, and competes with the waiting
+	// replica for the partitions.
+	spawn()
 	atKill := readDone(t, path).count()
 	killed := time.Now()
 	waitFor(t, 30*time.Second, "every message completed", func() bool {
