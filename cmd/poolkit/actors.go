@@ -1,27 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-
-	"golang.org/x/perf/benchfmt"
 
 	"github.com/poolkit/poolkit/bench"
 )
 
 // The actor benchmarks live in bench/actors, a module of its own (it
 // imports protoactor-go and GoAkt, which poolkit's module must not), so
-// they run as a test binary built from the source tree, in rounds: every
-// round runs every group once, and a group runs each workload over every
-// contender, one after the other, in one process.
+// they run as a test binary built from the source tree, in rounds (see
+// testbin.go): every round runs every group once, and a group runs each
+// workload over every contender, one after the other, in one process.
 
 // actorGroup is a set of actor workloads run with one fixed iteration
 // count: a workload's op is a message or a request, and fixed counts keep
@@ -55,25 +49,9 @@ func actorWorkloads() []string {
 	return names
 }
 
-// actorRounds is how many rounds the actor benchmarks run: the -rounds
-// asked, at most 5 with -full, whose rounds take about 50 s each.
-func actorRounds(c config) int {
-	if c.full {
-		return min(c.rounds, 5)
-	}
-	return c.rounds
-}
-
-// actorRun is one group as run: its -test.bench and -test.benchtime, and
-// how long it takes.
-type actorRun struct {
-	pattern, benchtime string
-	time               time.Duration
-}
-
 // actorRuns are the groups this configuration runs, restricted to the
 // workloads -actors selects.
-func actorRuns(c config) []actorRun {
+func actorRuns(c config) []benchRun {
 	round, all := actorRoundQuick, 0
 	if c.full {
 		round = actorRoundFull
@@ -83,7 +61,7 @@ func actorRuns(c config) []actorRun {
 			all += len(g.workloads)
 		}
 	}
-	var runs []actorRun
+	var runs []benchRun
 	for _, g := range actorGroups {
 		bt := g.quick
 		if c.full {
@@ -98,8 +76,8 @@ func actorRuns(c config) []actorRun {
 		if bt == "" || len(ws) == 0 {
 			continue
 		}
-		runs = append(runs, actorRun{"^Benchmark(" + strings.Join(ws, "|") + ")$" + g.sub, bt,
-			round * time.Duration(len(ws)) / time.Duration(all)})
+		runs = append(runs, benchRun{pattern: "^Benchmark(" + strings.Join(ws, "|") + ")$" + g.sub, benchtime: bt,
+			time: round * time.Duration(len(ws)) / time.Duration(all)})
 	}
 	return runs
 }
@@ -153,72 +131,18 @@ type actorsOutcome struct {
 // runs them in rounds. The cancelling of ctx stops the build or the
 // benchmarks, and runActors returns its error.
 func runActors(ctx context.Context, c config, root string, prog progress, stdout io.Writer) (*actorsOutcome, error) {
-	dir := filepath.Join(root, "bench", "actors")
-	bin, err := filepath.Abs(filepath.Join(c.out, "actors.test"))
+	outs, err := runBinRounds(ctx, c, root, "actors", "bench/actors (a first build fetches and compiles protoactor-go and GoAkt: minutes)",
+		actorRuns(c), prog)
 	if err != nil {
 		return nil, err
 	}
-	groups := actorRuns(c)
-	rounds := actorRounds(c)
-	var total time.Duration
-	for _, g := range groups {
-		total += g.time
-	}
-	total *= time.Duration(rounds)
-	// The run's estimate has the build's time, as the build cache stood
-	// at the start (see buildTimes): the first one fetches and compiles
-	// protoactor-go and GoAkt, which takes minutes.
-	prog.Building("bench/actors (a first build fetches and compiles protoactor-go and GoAkt: minutes)")
-	build := command(ctx, "go", "test", "-c", "-o", bin, ".")
-	build.Dir = dir
-	defer os.Remove(bin) // also what an interrupted build left
-	if out, err := build.CombinedOutput(); err != nil {
-		prog.Finish()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("building bench/actors: %v\n%s", err, out)
-	}
-	prog.Built()
-	var raw bytes.Buffer
-	outs := make([][]byte, 0, rounds)
-	var done time.Duration
-	for r := range rounds {
-		var out bytes.Buffer
-		for _, g := range groups {
-			prog.Update(done, total, fmt.Sprintf("round %d/%d: %s", r+1, rounds, g.pattern))
-			cmd := command(ctx, bin, "-test.run", "^$", "-test.bench", g.pattern, "-test.benchtime", g.benchtime, "-test.timeout", "30m")
-			cmd.Dir = dir
-			var stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &stderr
-			if err := cmd.Run(); err != nil {
-				prog.Finish()
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, fmt.Errorf("round %d, %s: %v\n%s%s", r+1, g.pattern, err, lastLines(out.String(), 20), stderr.String())
-			}
-			done += g.time
-		}
-		raw.Write(out.Bytes())
-		outs = append(outs, out.Bytes())
-	}
-	prog.Update(total, total, "")
-	prog.Finish()
 	res, err := summarizeActors(outs)
 	if err != nil {
 		return nil, err
 	}
 	res.Machine = bench.ThisMachine().String()
-	o := &actorsOutcome{results: res, raw: absPath(filepath.Join(c.out, "actors.txt")), data: absPath(filepath.Join(c.out, "actors.json"))}
-	if err := os.WriteFile(o.raw, raw.Bytes(), 0o644); err != nil {
-		return nil, err
-	}
-	js, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(o.data, append(js, '\n'), 0o644); err != nil {
+	o := &actorsOutcome{results: res}
+	if o.raw, o.data, err = writeBinResults(c, "actors", outs, res); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "\nActors. Machine: %s. %s.\n\n", res.Machine, res.Note())
@@ -229,94 +153,37 @@ func runActors(ctx context.Context, c config, root string, prog progress, stdout
 	return o, nil
 }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n") + "\n"
-}
-
 // summarizeActors reads the raw output of each round (Go's benchmark
 // format, sub-benchmarks named impl=NAME) and computes the table.
 func summarizeActors(rounds [][]byte) (*actorResults, error) {
-	type key struct{ bench, metric string }
-	// values[key][impl] holds a figure per round that reported one.
-	values := map[key]map[string][]float64{}
-	var order []key
-	var impls []string
-	for r, data := range rounds {
-		rd := benchfmt.NewReader(bytes.NewReader(data), fmt.Sprintf("round %d", r+1))
-		for rd.Scan() {
-			res, ok := rd.Result().(*benchfmt.Result)
-			if !ok {
-				continue
-			}
-			base, parts := res.Name.Parts()
-			impl, name := "", string(base)
-			for _, p := range parts {
-				s := string(p)
-				switch {
-				case strings.HasPrefix(s, "/impl="):
-					impl = strings.TrimPrefix(s, "/impl=")
-				case strings.HasPrefix(s, "/"):
-					name += s
-				}
-			}
-			if impl == "" {
-				return nil, fmt.Errorf("%s: no impl= in the benchmark name", res.Name)
-			}
-			if !slices.Contains(impls, impl) {
-				impls = append(impls, impl)
-			}
-			for _, v := range res.Values {
-				// benchfmt tidies units (p99-ns to p99-sec); the table keeps
-				// the benchmark's own.
-				unit, value := v.Unit, v.Value
-				if v.OrigUnit != "" {
-					unit, value = v.OrigUnit, v.OrigValue
-				}
-				if !slices.Contains(actorMetrics, unit) {
-					continue
-				}
-				k := key{name, unit}
-				if values[k] == nil {
-					values[k] = map[string][]float64{}
-					order = append(order, k)
-				}
-				values[k][impl] = append(values[k][impl], value)
-			}
-		}
-		if err := rd.Err(); err != nil {
-			return nil, err
-		}
+	f, err := readBinRounds(rounds, actorMetrics)
+	if err != nil {
+		return nil, err
 	}
-	if len(order) == 0 {
+	if len(f.keys) == 0 {
 		return nil, fmt.Errorf("the actor benchmarks reported no results")
 	}
 	// poolkit first, the others in the order they ran.
+	impls := f.impls
 	if i := slices.Index(impls, "poolkit"); i > 0 {
 		impls = append([]string{"poolkit"}, slices.Delete(impls, i, i+1)...)
 	}
 	// Rows grouped by benchmark in the order they ran, each benchmark's
 	// metrics in actorMetrics order.
-	var benches []string
-	for _, k := range order {
-		if !slices.Contains(benches, k.bench) {
-			benches = append(benches, k.bench)
-		}
-	}
-	order = order[:0]
-	for _, b := range benches {
+	var order []figureKey
+	for _, b := range f.benches() {
 		for _, m := range actorMetrics {
-			if values[key{b, m}] != nil {
-				order = append(order, key{b, m})
+			if f.values[figureKey{b, m}] != nil {
+				order = append(order, figureKey{b, m})
 			}
 		}
 	}
 	res := &actorResults{Rounds: len(rounds), Impls: impls}
 	for _, k := range order {
 		row := actorRow{Bench: k.bench, Metric: k.metric, Higher: higherIsBetter(k.metric), Cells: map[string]actorCell{}}
-		base, hasBase := values[k]["poolkit"]
+		base, hasBase := f.values[k]["poolkit"]
 		p := medianOf(base)
-		for impl, xs := range values[k] {
+		for impl, xs := range f.values[k] {
 			m := medianOf(xs)
 			cell := actorCell{Median: m.Center}
 			if hasBase && impl != "poolkit" && row.Metric != "goroutines/actor" && p.Center > 0 && m.Center > 0 {

@@ -20,16 +20,17 @@ import (
 // commandDocs says what each command does, in the order the usage lists
 // them.
 var commandDocs = []struct{ name, about string }{
-	{"report", "the quick report: bench, actors, spec and autoscale, as HTML"},
+	{"report", "the quick report: bench, actors, keyed, spec and autoscale, as HTML"},
 	{"bench", "comparative benchmarks: medians and ratios to poolkit, raw results for benchstat"},
 	{"actors", "actor benchmarks: poolkit's actorpool against protoactor-go and GoAkt"},
+	{"keyed", "keyed stream benchmark: natsrunner's keyed runner (in order per key) against the unordered one and 16 hashed ordered consumers"},
 	{"spec", "the conformance matrix: every SPEC.md clause against every pool"},
 	{"autoscale", "the autoscaler scenarios against the best fixed size in hindsight and three baselines"},
 	{"compare", "regression guard: poolkit's hot paths (bench/hotpath) at -base against the working tree"},
 	{"help", "this text; help COMMAND: that command's text and flags"},
 }
 
-const sourceNote = "report, actors, spec, autoscale and compare run the go command: run poolkit from a clone of its repository."
+const sourceNote = "report, actors, keyed, spec, autoscale and compare run the go command: run poolkit from a clone of its repository."
 
 const compareAbout = `compare builds bench/hotpath against the -base revision (checked out in a temporary git worktree) and against
 the working tree, runs the two alternately, -rounds times (default %d), and prints each benchmark's median on
@@ -92,7 +93,10 @@ type config struct {
 	workloads []string
 	// actors restricts the actor benchmarks to the workloads it matches
 	// (all when nil).
-	actors   *regexp.Regexp
+	actors *regexp.Regexp
+	// keyed restricts the keyed stream benchmark to the key distributions
+	// it matches (all when nil).
+	keyed    *regexp.Regexp
 	out      string
 	readme   string
 	maxprocs string
@@ -117,7 +121,7 @@ type compareConfig struct {
 	cpu string
 }
 
-var commands = []string{"report", "bench", "actors", "spec", "autoscale", "compare", "help"}
+var commands = []string{"report", "bench", "actors", "keyed", "spec", "autoscale", "compare", "help"}
 
 // compareRounds is compare's default -rounds: the fewest that give each
 // median a 95% interval (see compare_summary.go).
@@ -129,6 +133,7 @@ var onlyFor = map[string][]string{
 	"readme":    {"report"},
 	"workloads": {"report", "bench"},
 	"actors":    {"report", "actors"},
+	"keyed":     {"report", "keyed"},
 	"base":      {"compare"},
 	"bench":     {"compare"},
 	"benchtime": {"compare"},
@@ -145,7 +150,7 @@ var errHelp = errors.New("help requested")
 
 // flags declares the command line's flags on a new flag set that prints
 // nothing itself: run prints an error once, or the usage when asked.
-func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors *string) {
+func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors, keyed *string) {
 	fs = flag.NewFlagSet("poolkit", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -153,6 +158,7 @@ func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors *string) {
 	rounds = fs.String("rounds", "", fmt.Sprintf("benchmark rounds, at least 1 (default 3, or 10 with -full; %d for compare)", compareRounds))
 	workloads = fs.String("workloads", "", "comma-separated benchmark workloads to run (default all: "+strings.Join(workloadNames(), ", ")+")")
 	actors = fs.String("actors", "", "a regexp: the actor workloads to run (default all: "+strings.Join(actorWorkloads(), ", ")+"); in a report, one that matches none leaves the actor table out")
+	keyed = fs.String("keyed", "", "a regexp: the key distributions of the keyed stream benchmark to run (default all: "+strings.Join(keyedDists, ", ")+"); in a report, one that matches none leaves the keyed table out")
 	fs.StringVar(&c.out, "out", "poolkit-report", "folder the results, plots and HTML report are written to")
 	fs.StringVar(&c.readme, "readme", "", "report: also rewrite the results section of this README")
 	fs.StringVar(&c.maxprocs, "maxprocs", "", `how GOMAXPROCS is set: "" leaves Go's default; "automaxprocs" applies go.uber.org/automaxprocs (container CPU quota) to this program and the suites it runs`)
@@ -161,14 +167,14 @@ func flags(c *config) (fs *flag.FlagSet, rounds, workloads, actors *string) {
 	fs.StringVar(&c.compare.bench, "bench", ".", "compare: a regexp, the benchmarks of bench/hotpath to run (as go test -bench)")
 	fs.StringVar(&c.compare.benchtime, "benchtime", "200ms", "compare: each benchmark's run time (200ms) or iterations (1000x), as go test -benchtime")
 	fs.StringVar(&c.compare.cpu, "cpu", "", "compare: GOMAXPROCS values to run each benchmark at, as go test -cpu (2,4,8,16); with several, a scaling table follows")
-	return fs, rounds, workloads, actors
+	return fs, rounds, workloads, actors, keyed
 }
 
 // writeUsage writes the usage text for command, or for every command when
 // command is "" or help; name is how the user runs poolkit.
 func writeUsage(w io.Writer, name, command string) {
 	var c config
-	fs, _, _, _ := flags(&c)
+	fs, _, _, _, _ := flags(&c)
 	quick := config{command: "report", rounds: 3}
 	full := config{command: "report", rounds: 10, full: true}
 	if command != "" && command != "help" {
@@ -217,6 +223,9 @@ func writeCommandUsage(w io.Writer, fs *flag.FlagSet, name, command string) {
 		if command == "bench" || command == "report" {
 			fmt.Fprint(w, verdictNote())
 		}
+		if command == "keyed" {
+			fmt.Fprintln(w, wrapText(keyedNote(), textWidth))
+		}
 	}
 	if command != "bench" {
 		fmt.Fprintf(w, "It runs the go command: run it from a clone of poolkit's repository.\n")
@@ -248,7 +257,7 @@ func appliesTo(name, command string) bool {
 // when usage was asked for.
 func parseArgs(args []string) (config, error) {
 	c := config{command: "report"}
-	fs, rounds, workloads, actors := flags(&c)
+	fs, rounds, workloads, actors, keyed := flags(&c)
 	if err := parse(fs, args); err != nil {
 		return c, err
 	}
@@ -318,6 +327,16 @@ func parseArgs(args []string) (config, error) {
 		c.actors = re
 		if c.command == "actors" && len(actorRuns(c)) == 0 {
 			return c, fmt.Errorf("-actors %q matches no actor workload (they are %s)", *actors, strings.Join(actorWorkloads(), ", "))
+		}
+	}
+	if set["keyed"] {
+		re, err := regexp.Compile(*keyed)
+		if err != nil {
+			return c, fmt.Errorf("-keyed: %v", err)
+		}
+		c.keyed = re
+		if c.command == "keyed" && len(keyedRuns(c)) == 0 {
+			return c, fmt.Errorf("-keyed %q matches no key distribution (they are %s)", *keyed, strings.Join(keyedDists, ", "))
 		}
 	}
 	if c.maxprocs != "" && c.maxprocs != "automaxprocs" {
@@ -450,6 +469,9 @@ func (c config) stages() []string {
 		s := []string{"bench"}
 		if len(actorRuns(c)) > 0 {
 			s = append(s, "actors")
+		}
+		if len(keyedRuns(c)) > 0 {
+			s = append(s, "keyed")
 		}
 		return append(s, "spec", "autoscale")
 	default:

@@ -112,7 +112,7 @@ func TestHelpCommand(t *testing.T) {
 			if !strings.Contains(out, "[flags] "+cmd+"\n") {
 				t.Errorf("%q does not show %s's usage:\n%s", args, cmd, out)
 			}
-			for _, f := range []string{"readme", "workloads", "actors", "base", "benchtime", "full", "out"} {
+			for _, f := range []string{"readme", "workloads", "actors", "keyed", "base", "benchtime", "full", "out"} {
 				if got := regexp.MustCompile(`(?m)^  -` + f + `( |$)`).MatchString(out); got != appliesTo(f, cmd) {
 					t.Errorf("%q lists -%s: %v, want %v:\n%s", args, f, got, appliesTo(f, cmd), out)
 				}
@@ -133,7 +133,7 @@ func TestBadCommandLineMessage(t *testing.T) {
 		{[]string{"bench", "-rounds", "zero"}, `poolkit: -rounds "zero": want a whole number of rounds, at least 1 (usage: ` + name + " help bench)\n"},
 		{[]string{"-full=maybe", "spec"}, `poolkit: invalid boolean value "maybe" for -full: parse error (usage: ` + name + " help)\n"},
 		{[]string{"spec", "-full=maybe"}, `poolkit: invalid boolean value "maybe" for -full: parse error (usage: ` + name + " help spec)\n"},
-		{[]string{"benchmark"}, `poolkit: unknown command "benchmark" (want one of report, bench, actors, spec, autoscale, compare, help) (usage: ` + name + " help)\n"},
+		{[]string{"benchmark"}, `poolkit: unknown command "benchmark" (want one of report, bench, actors, keyed, spec, autoscale, compare, help) (usage: ` + name + " help)\n"},
 	} {
 		var stdout, stderr strings.Builder
 		if code := run(c.args, &stdout, &stderr); code != 2 {

@@ -42,6 +42,10 @@ const (
 	// One round of every actor workload.
 	actorRoundQuick = 8 * time.Second
 	actorRoundFull  = 50 * time.Second
+	// One round of the keyed stream benchmark, every key distribution:
+	// 30,000 messages a run, or 100,000 with -full (see keyed.go).
+	keyedRoundQuick = 8 * time.Second
+	keyedRoundFull  = 36 * time.Second
 )
 
 // roundTime is how long one round of w takes: with full, the quick
@@ -97,11 +101,9 @@ func (c config) stageTime(stage string) time.Duration {
 		}
 		return d
 	case "actors":
-		var d time.Duration
-		for _, r := range actorRuns(c) {
-			d += r.time
-		}
-		return d * time.Duration(actorRounds(c))
+		return runsTime(actorRuns(c), binRounds(c))
+	case "keyed":
+		return runsTime(keyedRuns(c), binRounds(c))
 	case "spec":
 		return specTime
 	case "autoscale":
@@ -131,11 +133,11 @@ func (c config) benchOptions() bench.Options {
 	return bench.Options{Rounds: c.rounds, HeavyRounds: heavy, Full: c.full, Workloads: c.workloads}
 }
 
-// The builds inside a run: actors, spec and autoscale build test binaries
-// with the go command before they run. With the build cache warm a build
-// takes a second or two; with it cold, the actor benchmarks compile
-// protoactor-go, GoAkt and their dependencies (gRPC, OpenTelemetry...):
-// minutes. The go command says what it would compile (go list's Stale,
+// The builds inside a run: actors, keyed, spec and autoscale build test
+// binaries with the go command before they run. With the build cache warm
+// a build takes a second or two; with it cold, the actor benchmarks
+// compile protoactor-go, GoAkt and their dependencies (gRPC,
+// OpenTelemetry...), the keyed stream benchmark nats-server: minutes. The go command says what it would compile (go list's Stale,
 // which consults the build cache), and these figures, measured on two
 // cores, turn that into time.
 const (
@@ -160,6 +162,7 @@ const (
 // the source tree.
 var stageBuilds = map[string]string{
 	"actors":    "bench/actors",
+	"keyed":     "natsrunner/servertest",
 	"spec":      "compat",
 	"autoscale": "autoscale/eval",
 }

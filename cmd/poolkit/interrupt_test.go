@@ -73,12 +73,12 @@ func TestInterruptKeepsMeasured(t *testing.T) {
 		t.Errorf("stderr has %d lines, want one:\n%s", len(lines), stderr.String())
 	}
 	for _, want := range []string{"poolkit: interrupted after ", "kept bench in ", filepath.Join(out, "index.html"),
-		"actors stopped after ", "spec and autoscale not run", "README.md not updated"} {
+		"actors stopped after ", "keyed, spec and autoscale not run", "README.md not updated"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
 	}
-	for _, want := range []string{"bench: took ", "actors: stopped after ", "(interrupted)", "spec: not run (interrupted)",
+	for _, want := range []string{"bench: took ", "actors: stopped after ", "(interrupted)", "keyed: not run (interrupted)", "spec: not run (interrupted)",
 		"autoscale: not run (interrupted)"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the terminal lacks %q:\n%s", want, stdout.String())
@@ -89,7 +89,7 @@ func TestInterruptKeepsMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Interrupted.", "Actor benchmarks: stopped after ", "Conformance matrix: not run (interrupted)",
+	for _, want := range []string{"Interrupted.", "Actor benchmarks: stopped after ", "Keyed stream benchmark: not run (interrupted)", "Conformance matrix: not run (interrupted)",
 		"Autoscaler scenarios: not run (interrupted)", "actors stopped after"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("the report lacks %q", want)

@@ -3,9 +3,9 @@
 // and an HTML report with SVG plots.
 //
 // With no arguments it runs a quick report (a few minutes on two
-// cores): the comparative benchmarks, the actor benchmarks, the
-// conformance matrix and the autoscaler scenarios. `poolkit help` lists
-// the commands and flags.
+// cores): the comparative benchmarks, the actor benchmarks, the keyed
+// stream benchmark, the conformance matrix and the autoscaler scenarios.
+// `poolkit help` lists the commands and flags.
 package main
 
 import (
@@ -122,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			c.command, mode, minutes(planned(plan)), buildNote(plan), c.out)
 	}
 	if !c.full && c.command == "report" {
-		fmt.Fprintln(stdout, "Runs the benchmarks (pools and actors), the conformance matrix and the autoscaler scenarios; "+
+		fmt.Fprintln(stdout, "Runs the benchmarks (pools, actors and the keyed stream), the conformance matrix and the autoscaler scenarios; "+
 			"-full runs longer for steadier figures and adds the CPU-bound autoscaler scenarios.")
 	}
 
@@ -197,6 +197,8 @@ var runStage = func(ctx context.Context, stage string, c config, root string, pr
 		o.bench, err = runBench(ctx, c, prog, stdout)
 	case "actors":
 		o.actors, err = runActors(ctx, c, root, prog, stdout)
+	case "keyed":
+		o.keyed, err = runKeyed(ctx, c, root, prog, stdout)
 	case "spec":
 		o.spec, err = runSpec(ctx, c, root, prog, stdout)
 	case "autoscale":
@@ -284,6 +286,7 @@ func exitStatus(o outcomes) int {
 type outcomes struct {
 	bench     *benchOutcome
 	actors    *actorsOutcome
+	keyed     *keyedOutcome
 	spec      *specOutcome
 	autoscale *autoscaleOutcome
 	compare   *compareOutcome
@@ -323,6 +326,7 @@ func buildNote(plan []stagePlan) string {
 // buildWhat names what each stage builds, for people.
 var buildWhat = map[string]string{
 	"actors":    "the actor benchmarks",
+	"keyed":     "the keyed stream benchmark",
 	"spec":      "the conformance suite",
 	"autoscale": "the autoscaler scenarios",
 }

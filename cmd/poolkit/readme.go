@@ -33,9 +33,9 @@ type readmeData struct {
 
 // updateReadme replaces the text between the results markers of the
 // README at c.readme with this run's summary: the machine, the overview
-// table, the first workload's chart, the actor table, the conformance
-// failure counts and the autoscaler's verdicts. checkFiles has made sure
-// the README has both markers.
+// table, the first workload's chart, the actor table, the keyed stream
+// table, the conformance failure counts and the autoscaler's verdicts.
+// checkFiles has made sure the README has both markers.
 func updateReadme(c config, root string, o outcomes) error {
 	old, err := os.ReadFile(c.readme)
 	if err != nil {

@@ -26,6 +26,7 @@ type reportData struct {
 	Index     string
 	Bench     *benchView
 	Actors    *actorsView
+	Keyed     *keyedView
 	Spec      *specView
 	Autoscale *autoscaleView
 	times     []stageTime
@@ -44,6 +45,12 @@ func (d reportData) Took(stage string) string {
 // actorsView is what the actors stage measured, and where it wrote it.
 type actorsView struct {
 	*actorResults
+	Raw, Data string
+}
+
+// keyedView is what the keyed stage measured, and where it wrote it.
+type keyedView struct {
+	*keyedResults
 	Raw, Data string
 }
 
@@ -88,6 +95,9 @@ func newReportData(c config, o outcomes) reportData {
 	if a := o.actors; a != nil {
 		d.Actors = &actorsView{a.results, a.raw, a.data}
 	}
+	if k := o.keyed; k != nil {
+		d.Keyed = &keyedView{k.results, k.raw, k.data}
+	}
 	if s := o.spec; s != nil {
 		d.Spec = &s.view
 	}
@@ -101,6 +111,7 @@ func newReportData(c config, o outcomes) reportData {
 var stageTitles = map[string]string{
 	"bench":     "Benchmarks",
 	"actors":    "Actor benchmarks",
+	"keyed":     "Keyed stream benchmark",
 	"spec":      "Conformance matrix",
 	"autoscale": "Autoscaler scenarios",
 	"compare":   "Comparison",
@@ -151,6 +162,9 @@ func commandLine(c config) string {
 	}
 	if c.actors != nil {
 		parts = append(parts, "-actors="+shellQuote(c.actors.String()))
+	}
+	if c.keyed != nil {
+		parts = append(parts, "-keyed="+shellQuote(c.keyed.String()))
 	}
 	if (c.full && c.rounds != 10) || (!c.full && c.rounds != 3) {
 		parts = append(parts, fmt.Sprintf("-rounds=%d", c.rounds))

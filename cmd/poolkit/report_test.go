@@ -248,11 +248,14 @@ func TestReportLinks(t *testing.T) {
 	o.actors = &actorsOutcome{results: actors, raw: relFrom(wd, filepath.Join(out, "actors.txt")), data: relFrom(wd, filepath.Join(out, "actors.json"))}
 	writeFile(t, filepath.Join(out, "actors.txt"), "raw")
 	writeFile(t, filepath.Join(out, "actors.json"), "{}")
+	o.keyed = &keyedOutcome{results: keyedFixture(t), raw: filepath.Join(out, "keyed.txt"), data: filepath.Join(out, "keyed.json")}
+	writeFile(t, o.keyed.raw, "raw")
+	writeFile(t, o.keyed.data, "{}")
 	if _, err := writeReport(c, root, o); err != nil {
 		t.Fatal(err)
 	}
-	p := checkReport(t, out, "bench", "actors", "spec", "autoscale", "W", "V")
-	for _, want := range []string{"actors.txt", "actors.json", "../../../repo/SPEC.md", "../../../repo/MATRIX.md", "matrix.json", "autoscale-io.json", "bench.txt",
+	p := checkReport(t, out, "bench", "actors", "keyed", "spec", "autoscale", "W", "V")
+	for _, want := range []string{"actors.txt", "actors.json", "keyed.txt", "keyed.json", "../../../repo/SPEC.md", "../../../repo/MATRIX.md", "matrix.json", "autoscale-io.json", "bench.txt",
 		"autoscale/s1-x.svg", "bench-w.svg", "../../../repo/autoscale/eval/results/README.md"} {
 		found := false
 		for _, l := range p.links {
@@ -270,6 +273,12 @@ func TestReportLinks(t *testing.T) {
 	}
 	if !strings.Contains(string(html), "lost 3 of 1000 tasks") {
 		t.Error("the report does not show the finding's reason")
+	}
+	for _, want := range []string{"<h2 id=\"keyed\">Keyed stream: the keyed runner (in order per key)", "Machine: <strong>test machine</strong>",
+		"<td>zipf1.1</td><td>keyed</td><td>20.0k/s ±0%</td><td>0.50x</td><td>12.0ms</td>", `<a href="#keyed">`} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report's keyed section lacks %q", want)
+		}
 	}
 
 	// The README section, in the repository, links the same files from
@@ -294,7 +303,9 @@ func TestReportLinks(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"![W](../elsewhere/deep/report/bench-w.svg)", "Medians of 3 rounds.", "| slow | 2.00x | 1.50x |",
-		"lossy (rounds 1, 2, 3): lost 3 of 1000 tasks", "failing clauses: poolkit 0, other 1 (of 1)", "in 0 of 1 I/O scenarios"} {
+		"lossy (rounds 1, 2, 3): lost 3 of 1000 tasks", "failing clauses: poolkit 0, other 1 (of 1)", "in 0 of 1 I/O scenarios",
+		"Keyed stream: the keyed runner (in order per key)", "Machine: test machine.", "| keys | impl | msgs/s | vs unordered | p99 wait |",
+		"| uniform | keyed | 30.0k/s ±20% | 1.00x | 2.00ms |", "(../elsewhere/deep/report/keyed.txt)"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("the README section lacks %q:\n%s", want, md)
 		}
@@ -414,20 +425,21 @@ func TestReportSmoke(t *testing.T) {
 	writeFile(t, readme, "# x\n\nbefore\n"+readmeBegin+"\n"+stale+"\n"+readmeEnd+"\nafter\n")
 	out := filepath.Join(dir, "report")
 	var stdout, stderr strings.Builder
-	code := run([]string{"-plain", "-out", out, "-rounds", "1", "-workloads", "TinyTasks,ResizeGrow", "-actors", "^Ask$", "-readme", readme}, &stdout, &stderr)
+	code := run([]string{"-plain", "-out", out, "-rounds", "1", "-workloads", "TinyTasks,ResizeGrow", "-actors", "^Ask$", "-keyed", "^uniform$",
+		"-readme", readme}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, stderr.String(), stdout.String())
 	}
 	if !strings.Contains(stdout.String(), "takes about") || !strings.Contains(stdout.String(), "builds included") {
 		t.Errorf("the quick report does not say up front how long it takes, builds included:\n%s", stdout.String())
 	}
-	checkReport(t, out, "bench", "actors", "spec", "autoscale", "TinyTasks", "ResizeGrow")
+	checkReport(t, out, "bench", "actors", "keyed", "spec", "autoscale", "TinyTasks", "ResizeGrow")
 	got, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"before\n" + readmeBegin, readmeEnd + "\nafter", "| poolkit | 1.00x | 1.00x |",
-		"report/bench-tinytasks.svg", "| Ask | p99 (lower is better) |", "failing clauses: poolkit 0", "poolkit meets the reference", "beats every baseline",
+		"report/bench-tinytasks.svg", "| Ask | p99 (lower is better) |", "| uniform | keyed |", "| uniform | hashed16 |", "report/keyed.txt", "failing clauses: poolkit 0", "poolkit meets the reference", "beats every baseline",
 		"report/matrix.json", "report/autoscale-io.json"} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("README lacks %q:\n%s", want, got)

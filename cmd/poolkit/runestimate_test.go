@@ -45,15 +45,16 @@ func steady(samples []sample) error {
 // expected time and the million sleeping tasks at 2.5 times theirs
 // (their rounds vary most), so that the pace turns late in the stage;
 // the actor benchmarks' build (cold, 2m20s expected) takes 2m30s and
-// their rounds 1.3 times their time; the conformance suite 0.7, the
-// autoscaler scenarios 1.5.
+// their rounds 1.3 times their time; the keyed stream benchmark's build
+// (warm) 3 s and its rounds 1.2 times their time; the conformance suite
+// 0.7, the autoscaler scenarios 1.5.
 func fakeRun(t *testing.T) (got []sample, plan []stagePlan, end time.Duration) {
 	t.Helper()
 	c, err := parseArgs(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan = c.plan(map[string]time.Duration{"actors": 140 * time.Second, "spec": buildLink, "autoscale": buildLink})
+	plan = c.plan(map[string]time.Duration{"actors": 140 * time.Second, "keyed": buildLink, "spec": buildLink, "autoscale": buildLink})
 	steps, err := bench.Plan(c.benchOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -87,17 +88,24 @@ func fakeRun(t *testing.T) (got []sample, plan []stagePlan, end time.Duration) {
 	at(func(n time.Time) { e.update("bench", benchTotal, benchTotal, n) })
 	at(func(n time.Time) { e.finish("bench", n) })
 
-	at(func(n time.Time) { e.begin("actors", n) })
-	at(func(n time.Time) { e.building("actors", n) })
-	now += 150 * time.Second
-	at(func(n time.Time) { e.built("actors", n) })
-	actorsTotal := c.stageTime("actors")
-	for i := range 3 {
-		d := actorsTotal * time.Duration(i) / 3
-		at(func(n time.Time) { e.update("actors", d, actorsTotal, n) })
-		now += time.Duration(float64(actorsTotal/3) * 1.3)
+	// actors and keyed: a build, then three rounds that tell their share.
+	for _, s := range []struct {
+		name  string
+		build time.Duration
+		f     float64
+	}{{"actors", 150 * time.Second, 1.3}, {"keyed", 3 * time.Second, 1.2}} {
+		name, total := s.name, c.stageTime(s.name)
+		at(func(n time.Time) { e.begin(name, n) })
+		at(func(n time.Time) { e.building(name, n) })
+		now += s.build
+		at(func(n time.Time) { e.built(name, n) })
+		for i := range 3 {
+			d := total * time.Duration(i) / 3
+			at(func(n time.Time) { e.update(name, d, total, n) })
+			now += time.Duration(float64(total/3) * s.f)
+		}
+		at(func(n time.Time) { e.finish(name, n) })
 	}
-	at(func(n time.Time) { e.finish("actors", n) })
 
 	// spec and autoscale: a build, then tests that cannot tell their
 	// share.
@@ -243,7 +251,7 @@ func TestBuildTimes(t *testing.T) {
 	}
 	c, _ := parseArgs(nil)
 	bt := c.buildTimes(root)
-	for _, s := range []string{"actors", "spec", "autoscale"} {
+	for _, s := range []string{"actors", "keyed", "spec", "autoscale"} {
 		if bt[s] < buildLink {
 			t.Errorf("%s: %v", s, bt[s])
 		}

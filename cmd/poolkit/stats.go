@@ -65,3 +65,16 @@ func intervalRounds(confidence float64) int {
 	}
 	return n
 }
+
+// spreadOf is the widest distance of xs from their median m, as a
+// fraction of m: how far the rounds strayed; 0 for a zero median.
+func spreadOf(xs []float64, m float64) float64 {
+	if m == 0 {
+		return 0
+	}
+	d := 0.0
+	for _, x := range xs {
+		d = max(d, math.Abs(x-m))
+	}
+	return d / m
+}
