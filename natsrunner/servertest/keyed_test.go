@@ -66,6 +66,19 @@ func (b *orderBook) first(key string, seq uint64) {
 	}
 }
 
+// completed records msg, on a partitioned stream (its key the subject's
+// last token), as completed now, if it was not before: a handler's last
+// step.
+func (b *orderBook) completed(msg jetstream.Msg) error {
+	md, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	key, _ := natsrunner.SubjectToken(-1)(msg)
+	b.first(key, md.Sequence.Stream)
+	return nil
+}
+
 // count is how many messages were recorded.
 func (b *orderBook) count() int {
 	b.mu.Lock()

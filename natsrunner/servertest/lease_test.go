@@ -90,13 +90,7 @@ func TestLeaseHandOver(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := func(_ context.Context, msg jetstream.Msg) error {
-			md, err := msg.Metadata()
-			if err != nil {
-				return err
-			}
-			key, _ := natsrunner.SubjectToken(-1)(msg)
-			book.first(key, md.Sequence.Stream)
-			return nil
+			return book.completed(msg)
 		}
 		r, err := natsrunner.New(c, newPool(t, 4), h, natsrunner.WithKey(natsrunner.SubjectToken(-1)),
 			leasedOwner(t, js, 0), natsrunner.WithFetchMaxWait(100*time.Millisecond))

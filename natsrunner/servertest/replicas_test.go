@@ -132,13 +132,7 @@ func startReplica(t *testing.T, e *env, parts int, own ownership, book *orderBoo
 			<-ctx.Done() // a dead process completes nothing
 			return ctx.Err()
 		}
-		md, err := msg.Metadata()
-		if err != nil {
-			return err
-		}
-		key, _ := natsrunner.SubjectToken(-1)(msg)
-		book.first(key, md.Sequence.Stream)
-		return nil
+		return book.completed(msg)
 	}
 	for i := range parts {
 		c, err := js.Consumer(context.Background(), ordStream, "part"+strconv.Itoa(i))
