@@ -115,8 +115,8 @@ func NewKeyed[K comparable](p *Pool, opts ...KeyedOption) (*Keyed[K], error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.e.Closed() {
-		return nil, fmt.Errorf("pool: NewKeyed: %w", ErrClosed)
+	if err := p.e.Usable(); err != nil {
+		return nil, fmt.Errorf("pool: NewKeyed: %w", err)
 	}
 	kd := &Keyed[K]{p: p, budget: DefaultBudget, limit: c.queueSize, seed: maphash.MakeSeed()}
 	if c.budget > 0 {

@@ -99,8 +99,9 @@ func TestInvalidValueMessages(t *testing.T) {
 	}
 }
 
-// TestZeroValuePool: API-2. The methods of a pool not made by New, and of
-// a Group or Future not made by Pool.Group or SubmitResult, return errors
+// TestZeroValuePool: API-2. The methods of a pool not made by New, the
+// layers built on one (NewKeyed, NewScheduler), and a Group or Future not
+// made by Pool.Group or SubmitResult, return errors
 // or zero values; none panics or hangs. A zero pool is closed: what it
 // refuses matches ErrClosed, and its Stats say so.
 func TestZeroValuePool(t *testing.T) {
@@ -118,6 +119,16 @@ func TestZeroValuePool(t *testing.T) {
 	g, _ := p.Group(bg)
 	g.Go(func() error { t.Error("a task of a zero pool's group ran"); return nil })
 	closed("Group.Wait", g.Wait())
+	kd, err := pool.NewKeyed[string](&p)
+	closed("NewKeyed", err)
+	if kd != nil {
+		t.Error("NewKeyed on a zero pool returned a Keyed")
+	}
+	s, err := pool.NewScheduler(&p)
+	closed("NewScheduler", err)
+	if s != nil {
+		t.Error("NewScheduler on a zero pool returned a Scheduler")
+	}
 	p.Close()
 	if err := shutdownWithin(&p, time.Second); err != nil {
 		t.Errorf("Shutdown on zero Pool = %v, want nil", err)

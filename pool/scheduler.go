@@ -169,8 +169,8 @@ func NewScheduler(p *Pool, opts ...SchedulerOption) (*Scheduler, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.e.Closed() {
-		return nil, fmt.Errorf("pool: NewScheduler: %w", ErrClosed)
+	if err := p.e.Usable(); err != nil {
+		return nil, fmt.Errorf("pool: NewScheduler: %w", err)
 	}
 	s := &Scheduler{p: p, maxWait: c.maxWait, limit: c.queueSize}
 	p.layers.add(s)

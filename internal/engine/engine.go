@@ -29,10 +29,11 @@ import (
 // of work while they hold a slot (search.go: take, confirm, spin) and
 // park when there is nothing to do (park.go: give back, recheck, idle
 // stack in idle.go); the purger (purge.go) retires workers parked for too
-// long; the life (lifecycle.go) is closing, its end and reopening; calls
-// made from inside a unit (reentry.go) help rather than wait; room
-// (room.go), timings (timings.go) and stats (stats.go) are read from all
-// of these.
+// long; the backlog signal (backlog.go) wakes a controller when a unit
+// may wait with no free slot; the life (lifecycle.go) is closing, its end
+// and reopening; calls made from inside a unit (reentry.go) help rather
+// than wait; room (room.go), timings (timings.go) and stats (stats.go) are
+// read from all of these.
 //
 // # The protocol
 //

@@ -250,6 +250,20 @@ func (e *Engine[E]) Reopen() {
 	<-done
 }
 
+// Usable returns nil when the engine was initialised and is open, and
+// otherwise the error, matching ErrClosed, that a call made on it now
+// gets: what a layer built on a front-end (a keyed or scheduling layer)
+// answers at its construction.
+func (e *Engine[E]) Usable() error {
+	if e.run == nil {
+		return errNotInitialised
+	}
+	if e.gate.closed() {
+		return ErrClosed
+	}
+	return nil
+}
+
 // Closed reports whether the engine is closed (and not reopened).
 func (e *Engine[E]) Closed() bool {
 	if e.run == nil {
