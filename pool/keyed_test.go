@@ -754,13 +754,12 @@ func TestKeyedBadInput(t *testing.T) {
 			t.Fatalf("valid keys left %d keys after their tasks ran", p.Stats().Keys)
 		}
 	}
-	var zero pool.Pool // a zero pool is closed (API-2): so is a Keyed on it
-	zk := mustKeyed[int](t, &zero)
-	if err := zk.Submit(bg, 1, func() { t.Error("ran") }); !errors.Is(err, pool.ErrClosed) {
-		t.Errorf("Submit on a zero pool's Keyed = %v, want ErrClosed", err)
+	var zero pool.Pool // a zero pool is closed (API-2): no Keyed is made on it
+	if zk, err := pool.NewKeyed[int](&zero); zk != nil || !errors.Is(err, pool.ErrClosed) {
+		t.Errorf("NewKeyed on a zero pool = %v, %v; want no Keyed and ErrClosed", zk != nil, err)
 	}
 	if got := zero.ShutdownNow(); len(got) != 0 {
-		t.Errorf("ShutdownNow of a zero pool with a Keyed handed back %d functions", len(got))
+		t.Errorf("ShutdownNow of a zero pool handed back %d functions", len(got))
 	}
 }
 
