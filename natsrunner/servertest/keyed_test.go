@@ -375,12 +375,13 @@ func TestKeyedShutdownKeepsOrder(t *testing.T) {
 
 // TestKeyFunctions: the key helpers, and a key function that fails,
 // panics or calls runtime.Goexit terms the message as malformed; the
-// runner goes on.
+// runner goes on, with the rest of the same pull too.
 func TestKeyFunctions(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	ctx := context.Background()
-	// Payload ids 0..3: no header; header; panic; Goexit.
-	for i, hdr := range []string{"", "a", "panic", "exit"} {
+	// Payload ids 0..4: no header; Goexit; header; panic; header. One pull
+	// brings them all.
+	for i, hdr := range []string{"", "exit", "a", "panic", "b"} {
 		m := nats.NewMsg("jobs.x")
 		m.Data = []byte(strconv.Itoa(i))
 		if hdr != "" {
@@ -400,21 +401,21 @@ func TestKeyFunctions(t *testing.T) {
 		return natsrunner.Header("Key")(msg)
 	}
 	led := newLedger()
-	p := newPool(t, 2)
+	p := newPool(t, 8)
 	r, err := natsrunner.New(e.consumer(e.js), p, func(context.Context, jetstream.Msg) error { return nil }, led.hook(t, "a"),
 		natsrunner.WithKey(key), natsrunner.WithFetchMaxWait(200*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop := start(t, r)
-	waitFor(t, 10*time.Second, "every message settled", func() bool { return r.Stats().Acked+r.Stats().Termed == 4 })
+	waitFor(t, 10*time.Second, "every message settled", func() bool { return r.Stats().Acked+r.Stats().Termed == 5 })
 	_ = stop()
-	if s := r.Stats(); s.Acked != 1 || s.Termed != 3 || s.Malformed != 3 {
-		t.Errorf("Acked %d, Termed %d, Malformed %d; want 1, 3, 3", s.Acked, s.Termed, s.Malformed)
+	if s := r.Stats(); s.Acked != 2 || s.Termed != 3 || s.Malformed != 3 || s.Fetched != 5 {
+		t.Errorf("Acked %d, Termed %d, Malformed %d, Fetched %d; want 2, 3, 3, 5", s.Acked, s.Termed, s.Malformed, s.Fetched)
 	}
 	led.mu.Lock()
-	if led.acked[1] != 1 {
-		t.Errorf("the message with a Key header was not acked: %v", led.acked)
+	if led.acked[2] != 1 || led.acked[4] != 1 {
+		t.Errorf("the messages with a Key header were not acked once each: %v", led.acked)
 	}
 	led.mu.Unlock()
 	if _, err := natsrunner.New(e.consumer(e.js), p, func(context.Context, jetstream.Msg) error { return nil },
