@@ -46,7 +46,12 @@
 //     within a window, is a momentary one: hold, unless its p99 wait broke
 //     the objective; then one worker more (CauseLatency: the log says when
 //     the pool grew for latency), which the pool keeps while the load stays
-//     as high (below).
+//     as high (below). So is a need at most a tenth above the size (in
+//     whole workers: none below ten), with the waits within the objective
+//     and nothing refused: the size give or take a window's noise, as for
+//     a shrink (below); heavy-tailed service times at a steady load raise
+//     it by that much now and then, and following them walked the pool up
+//     a few workers and down again a stabilisation window later.
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their

@@ -52,6 +52,14 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// stabilisation window keeps what the arrivals need.
 		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
 		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
+	case o.Rejections == 0 && !l.late(o) && need > n && need <= n+growBand(n):
+		// Little's law asks for a tenth more at most, with the waits
+		// within the objective: the size, give or take one window's
+		// noise (a heavy-tailed service time queues now and then at a
+		// steady load). Following it would walk the pool up a few
+		// workers, and down again a stabilisation window later.
+		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
+		return hold(o, CauseHoldBurst, fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, within a tenth of the size", waiting(o), o.Utilization(), need))
 	case need > n:
 		// Applied at once, unless a knee may be near (one was found, or
 		// the service time rose): then the service time may already be

@@ -671,3 +671,41 @@ func TestLawEarlyTickPlacesNoKnee(t *testing.T) {
 		t.Errorf("early window with every worker busy and 40 queued: to %d (%q), want growth", d.to, d.reason)
 	}
 }
+
+// TestLawGrowBand: a need at most a tenth above the size, with the waits
+// within the objective, is the size give or take a window's noise: it
+// holds, where growing would walk the pool up and, a stabilisation window
+// later, down again (heavy-tailed service times at a steady load). A need
+// beyond the tenth grows to it; so does any need above a pool below ten
+// workers, and one whose p99 wait broke the objective.
+func TestLawGrowBand(t *testing.T) {
+	ms := time.Millisecond
+	at := func(n int, lambda float64) Observation { return saturated(0, n, lambda, lambda, 30*ms) }
+	lambdaFor := func(l func() *law, n, want int) float64 {
+		for lambda := 1.0; lambda < 5000; lambda += 0.25 {
+			if _, need := l().estimate(at(n, lambda)); need == want {
+				return lambda
+			}
+		}
+		t.Fatalf("no arrival rate needs %d at %d", want, n)
+		return 0
+	}
+	quiet := func() *law { return newLaw(64) } // waits within its objective
+	if d := quiet().decide(at(40, lambdaFor(quiet, 40, 44))); d.to != 40 || d.cause != CauseHoldBurst {
+		t.Errorf("need 44 at 40: to %d (%s: %q), want a hold", d.to, d.cause, d.reason)
+	}
+	if d := quiet().decide(at(40, lambdaFor(quiet, 40, 45))); d.to != 45 {
+		t.Errorf("need 45 at 40: to %d (%q), want 45", d.to, d.reason)
+	}
+	if d := quiet().decide(at(8, lambdaFor(quiet, 8, 9))); d.to != 9 {
+		t.Errorf("need 9 at 8: to %d (%q), want 9", d.to, d.reason)
+	}
+	late := func() *law { // saturated's p99 wait, 20 service times, breaks its objective
+		l := newObjectiveLaw(64)
+		l.class = IOBound // late counts for work not bound by the CPUs
+		return l
+	}
+	if d := late().decide(at(40, lambdaFor(late, 40, 42))); d.to != 42 {
+		t.Errorf("need 42 at 40 with the p99 wait above the objective: to %d (%q), want 42", d.to, d.reason)
+	}
+}

@@ -12,6 +12,11 @@ import (
 // a worker a tick and back up at the next queue.
 func shrinkBand(n int) int { return max(1, n/10) }
 
+// growBand is how far above n a need may lie and still be n, for a pool
+// whose waits keep to the objective: a tenth of it, in whole workers, so
+// none below 10 workers, where every worker is a tenth or more.
+func growBand(n int) int { return n / 10 }
+
 // memorySpan is how many stabilisation windows the memory spans: the law
 // keeps the workers the highest arrival rate of that span keeps busy at the
 // tasks' current service time, so that a lull shorter than it meets the
