@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/poolkit/poolkit/internal/callback"
+	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
 )
 
@@ -67,8 +68,9 @@ var ErrNilTarget = errors.New("autoscale: nil target")
 // waits, which the pool measures only when built with pool.WithTimings.
 var ErrUntimed = errors.New("autoscale: the pool records no timings: build it with pool.WithTimings()")
 
-// errNilContext is returned by Run for a nil context.
-var errNilContext = errors.New("autoscale: nil context")
+// errNilContext is returned by Run for a nil context: pool.ErrNilContext,
+// the value every poolkit call that takes a context returns for nil.
+var errNilContext = pool.ErrNilContext
 
 // New returns a controller for r. It does not start a goroutine; call Run.
 func New(r resize.Resizer, opts ...Option) (*Controller, error) {

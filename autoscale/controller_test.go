@@ -40,6 +40,9 @@ func TestNewRejectsBadInput(t *testing.T) {
 	if _, err := autoscale.New(p, autoscale.WithMax(0)); err == nil || !strings.Contains(err.Error(), "max 0: want 1 to ") {
 		t.Errorf("New(WithMax(0)) = %v, want an error that names 0 and the range", err)
 	}
+	if autoscale.ErrInvalidOption != pool.ErrInvalidOption {
+		t.Error("autoscale.ErrInvalidOption is not pool.ErrInvalidOption")
+	}
 	if _, err := autoscale.New(p, autoscale.WithMin(5), autoscale.WithMax(2)); !errors.Is(err, autoscale.ErrInvalidOption) {
 		t.Errorf("New(min 5, max 2) = %v, want ErrInvalidOption", err)
 	}
@@ -56,8 +59,8 @@ func TestNewRejectsBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	//lint:ignore SA1012 a nil context is the input under test
-	if err := c.Run(nil); err == nil {
-		t.Error("Run(nil) = nil, want an error")
+	if err := c.Run(nil); !errors.Is(err, pool.ErrNilContext) {
+		t.Errorf("Run(nil) = %v, want pool.ErrNilContext", err)
 	}
 }
 

@@ -2,11 +2,11 @@ package autoscale
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/poolkit/poolkit/pool"
 	"github.com/poolkit/poolkit/resize"
 )
 
@@ -16,8 +16,9 @@ import (
 type Option func(*config) error
 
 // ErrInvalidOption is matched by the error New returns for a nil option or
-// an option given an invalid value.
-var ErrInvalidOption = errors.New("autoscale: invalid option")
+// an option given an invalid value. It is pool.ErrInvalidOption (and
+// actorpool's), one value for code that builds several (docs/vocabulary.md).
+var ErrInvalidOption = pool.ErrInvalidOption
 
 type config struct {
 	min, max       int // max 0: 32 × GOMAXPROCS, read every tick
