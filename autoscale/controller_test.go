@@ -151,10 +151,10 @@ func TestShrinksWhenIdle(t *testing.T) {
 }
 
 // TestNoShrinkRightAfterGrowth: a size the controller grew to stands for
-// the stabilisation window, however quiet the pool then is, and as long
-// as its memory spans (six windows) the workers the highest sustained
-// arrival rate needs stay: four tasks of two seconds arriving in a second
-// keep 8 busy. Then it comes down.
+// the stabilisation window, however quiet the pool then is; then, as long
+// as its memory spans (six windows), the workers the highest sustained
+// arrival rate needs stay: four tasks a second for two seconds, the rate
+// of two windows, not one. Then it comes down.
 func TestNoShrinkRightAfterGrowth(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, _ := pool.New(1, pool.WithTimings())
@@ -167,18 +167,28 @@ func TestNoShrinkRightAfterGrowth(t *testing.T) {
 			time.Sleep(time.Second)
 			synctest.Wait()
 			sizes = append(sizes, c.Tick().To)
-			if i == 1 {
+			switch i {
+			case 0:
+				load(t, p, 4, gate)
+			case 1:
 				close(gate)
 			}
 		}
-		// Grown to 4 at the first tick; the memory's span is 18 s from
-		// the last tick that saw the arrivals.
-		for i, n := range sizes[:18] {
-			if n != 4 {
-				t.Fatalf("size %d at tick %d; want 4 for the memory's span: %v", n, i+1, sizes)
+		// Grown to 8 at the second tick, which stands for 3 s; the
+		// memory's span is 18 s from that tick, the last that saw
+		// arrivals.
+		for i, n := range sizes[1:5] {
+			if n != 8 {
+				t.Fatalf("size %d at tick %d; want 8 for the stabilisation window: %v", n, i+2, sizes)
 			}
 		}
-		if sizes[29] >= 4 {
+		kept := sizes[5]
+		for i, n := range sizes[5:19] {
+			if n != kept || n < 2 {
+				t.Fatalf("size %d at tick %d; want the memory's %d (2 or more) for its span: %v", n, i+6, kept, sizes)
+			}
+		}
+		if sizes[29] >= kept {
 			t.Fatalf("sizes = %v, want a shrink once the memory's span passed", sizes)
 		}
 	})

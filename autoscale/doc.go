@@ -99,12 +99,19 @@
 //     up at the next queue. Between the low mark (0.65) and the target it
 //     waits until the window has passed since the last growth. A size the controller grew
 //     to stands for that window, except the workers added to drain a
-//     backlog. And the law remembers: for six stabilisation windows it
-//     keeps the workers the highest sustained arrival rate needs at the
-//     current service time, so that load arriving in bursts with lulls
-//     shorter than that meets each burst with the workers the last one
-//     needed, not a quarter of a second of queueing while the next growth
-//     catches up. Likewise it keeps a worker it added for latency at a
+//     backlog, or held through one: once it is drained the arrivals' own
+//     load, λ·S, is the need, not the busy workers the drain kept. And the
+//     law remembers: for six stabilisation windows it keeps the workers
+//     the highest sustained arrival rate needs at the current service
+//     time, so that load arriving in bursts with lulls shorter than that
+//     meets each burst with the workers the last one needed, not a quarter
+//     of a second of queueing while the next growth catches up. Sustained
+//     means smoothed over two full windows: the rate of a window a backlog
+//     brought forward is a few dozen arrivals, a sixth of it noise, and
+//     kept for the memory's span it held a pool started too small at that
+//     noise's peak (behind a downstream that admits only so many calls,
+//     the workers above its limit then lengthened the calls, and with
+//     them the need). Likewise it keeps a worker it added for latency at a
 //     steady load while the load stays at nine tenths of what it was: the
 //     waits, not Erlang's formula, said that load needs it.
 //

@@ -102,10 +102,16 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	// n < hi here, so the step is at least one worker.
 	to = max(n+1, min(hi, to))
 	l.grewAt = o.At
-	if l.cautious(o) && !l.early {
-		// A growth in a tick a backlog brought forward is no experiment:
-		// its window is too short to compare the next one with.
+	switch {
+	case l.cautious(o) && !l.early:
 		l.probe = l.newProbe(o, to)
+	case l.early && l.probe != nil && l.probe.to == n && l.probe.from < n:
+		// A growth in a tick a backlog brought forward is no experiment:
+		// its window is too short to compare the next one with. It
+		// extends the step under way instead, whose window before is
+		// still the one to compare with: dropped, it would leave a pool
+		// grown into a knee with no verdict on it.
+		l.probe.to = to
 	}
 	// The workers added to drain a backlog are not wanted once it is
 	// drained: the stabilisation window keeps only what the arrivals need.

@@ -52,17 +52,19 @@ type law struct {
 	failCap   int             // a size past which failures grew with the workers; 0: none
 	failUntil time.Time       // failCap caps growth until then
 
-	recs   []rec           // size recommendations, for the stabilisation window
-	rates  []rate          // sustained arrival rates, for the memory (shrink.go)
-	lateAt []lateRec       // growths for latency, for the memory (shrink.go)
-	pulled bool            // the last window had work waiting outside the pool
-	early  bool            // the tick being decided was brought forward by a backlog (Controller.Run)
-	recent []time.Duration // the mean service time of the last windows with completions, newest last
-	grewAt time.Time       // the last growth under pressure
-	busy   float64         // busy workers, smoothed over ticks (EWMA)
-	cs2    float64         // the service times' squared coefficient of variation, smoothed (sizing.go)
-	lambda float64         // arrivals per second, smoothed likewise
-	ticks  int
+	recs    []rec           // size recommendations, for the stabilisation window
+	rates   []rate          // sustained arrival rates, for the memory (shrink.go)
+	lateAt  []lateRec       // growths for latency, for the memory (shrink.go)
+	pulled  bool            // the last window had work waiting outside the pool
+	early   bool            // the tick being decided was brought forward by a backlog (Controller.Run)
+	recent  []time.Duration // the mean service time of the last windows with completions, newest last
+	grewAt  time.Time       // the last growth under pressure
+	drainAt time.Time       // the last window with a backlog (backlogged)
+	busy    float64         // busy workers, smoothed over ticks (EWMA)
+	cs2     float64         // the service times' squared coefficient of variation, smoothed (sizing.go)
+	lambda  float64         // arrivals per second, smoothed likewise
+	ticks   int
+	full    int // ticks of full windows, not early ones
 }
 
 // decide returns the decision for the next window: the size, its cause,
@@ -82,11 +84,21 @@ func (l *law) decide(o Observation) decision {
 		// ended in it; the long ones still running count for nothing.
 		o.Busy = max(o.Busy, float64(min(o.BusyNow, o.Size)))
 	}
-	if l.ticks == 1 {
+	// The smoothing starts at the first window, and again at the first
+	// full one when the windows before it were all early: an early window
+	// is a few dozen tasks, too few to weigh as much as the windows after
+	// it (sustained).
+	if l.ticks == 1 || l.full == 0 && !l.early {
 		l.busy, l.lambda = o.Busy, o.Lambda
 	} else {
 		l.busy = smoothing*o.Busy + (1-smoothing)*l.busy
 		l.lambda = smoothing*o.Lambda + (1-smoothing)*l.lambda
+	}
+	if !l.early {
+		l.full++
+	}
+	if backlogged(o) {
+		l.drainAt = o.At
 	}
 	l.remember(o)
 	l.variability(o)
@@ -157,7 +169,16 @@ func (l *law) size(o Observation) decision {
 func (l *law) done(o Observation, d decision) decision {
 	silent := d.cause == CauseSteady && d.to == o.Size && d.reason == ""
 	if n := len(l.recs); !silent && (n == 0 || !l.recs[n-1].at.Equal(o.At)) {
-		l.recs = append(l.recs, rec{o.At, d.to})
+		to := d.to
+		if backlogged(o) {
+			// Held through a backlog's drain, the workers are the drain's;
+			// the window keeps what the arrivals need (and so does the
+			// shrink after it: drainAt).
+			if a := l.need(o, l.lambda); a > 0 {
+				to = min(to, a)
+			}
+		}
+		l.recs = append(l.recs, rec{o.At, to})
 	}
 	if d.to != o.Size && d.reason == "" {
 		d.reason = "adjust"

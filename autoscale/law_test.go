@@ -709,3 +709,86 @@ func TestLawGrowBand(t *testing.T) {
 		t.Errorf("need 42 at 40 with the p99 wait above the objective: to %d (%q), want 42", d.to, d.reason)
 	}
 }
+
+// TestLawMemoryKeepsSustainedRates: a pool woken early by its first
+// backlog reads the arrival rate from a few dozen tasks, here 1300/s for a
+// load that runs at 1050/s. The growth it makes is the window's to make,
+// but the memory keeps only rates smoothed over full windows: once the
+// stabilisation window has passed, the pool comes down to what 1050/s
+// needs instead of holding the early peak for the memory's whole span
+// (which, with a service time of 20ms, is 26 workers).
+func TestLawMemoryKeepsSustainedRates(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	l.early = true
+	o := Observation{At: t0.Add(31 * ms), Window: 31 * ms, Size: 4, Busy: 4, BusyNow: 4, Queue: 32,
+		Arrivals: 40, Completions: 4, Lambda: 1300, Throughput: 128, Service: 20 * ms, WaitP50: ms, WaitP99: 30 * ms, GOMAXPROCS: 2}
+	n := l.decide(o).to
+	l.early = false
+	if n < 26 {
+		t.Fatalf("early window at 1300/s: to %d, want the growth to 26 or more", n)
+	}
+	for at := 281 * ms; at < 12*time.Second; at += 250 * ms {
+		n = l.decide(steadyAt(at, n, 1050, 20*ms)).to
+	}
+	if n > 24 {
+		t.Errorf("12 s at 1050/s after an early window at 1300/s: %d workers, want 24 at most (21 busy)", n)
+	}
+}
+
+// TestLawDrainIsNotANeed: a pool held at its ceiling through a backlog's
+// drain (the queue's typical task waited longer than it ran) records, for
+// the stabilisation window, what the arrivals need, not the size: once the
+// backlog is gone, it comes down within a second rather than after the
+// window.
+func TestLawDrainIsNotANeed(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(33)
+	n, at := 33, time.Duration(0)
+	for ; at < 3*time.Second; at += 250 * ms {
+		o := saturated(at, n, 600, 1600, 20*ms)
+		o.Queue, o.WaitP50 = 2000, time.Second
+		if d := l.decide(o); d.to != 33 {
+			t.Fatalf("%v into the drain: %d -> %d (%q), want a hold at the ceiling", at, n, d.to, d.reason)
+		}
+	}
+	for end := at + time.Second; at < end; at += 250 * ms {
+		n = l.decide(steadyAt(at, n, 600, 20*ms)).to
+	}
+	if n > 20 {
+		t.Errorf("a second after the drain at 600/s (12 busy): %d workers, want 20 at most", n)
+	}
+}
+
+// TestLawEarlyGrowthExtendsTheStep: a growth from a full saturated window
+// (44 -> 60) is a step whose next windows judge it; a growth in a tick
+// brought forward by a backlog before that verdict (60 -> 64) extends the
+// step instead of dropping it. The throughput stays at the downstream's
+// 400/s while the service time rises with the workers: the verdict is a
+// knee, below 64, where with the step dropped the pool stayed at the
+// ceiling.
+func TestLawEarlyGrowthExtendsTheStep(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	n := l.decide(saturated(0, 44, 480, 392, 112*ms)).to
+	if n <= 44 || n >= 64 {
+		t.Fatalf("saturated at 44 with 480/s arriving: to %d, want a step below the ceiling", n)
+	}
+	l.early = true
+	o := saturated(281*ms, n, 600, 400, 150*ms)
+	o.Window, o.Queue, o.WaitP50 = 31*ms, 400, 300*ms
+	if n = l.decide(o).to; n != 64 {
+		t.Fatalf("early window, saturated: to %d, want 64", n)
+	}
+	l.early = false
+	var d decision
+	for at := 531 * ms; at < 2*time.Second && d.cause != CauseKnee; at += 250 * ms {
+		o = saturated(at, n, 600, 400, 160*ms)
+		o.Queue, o.WaitP50 = 600, 400*ms
+		d = l.decide(o)
+		n = d.to
+	}
+	if d.cause != CauseKnee || n >= 64 || !strings.Contains(d.reason, "growing 44→64") {
+		t.Errorf("two windows at 64 serving what 44 did, the service time up: %d (%s: %q), want the step 44→64 judged a knee below 64", n, d.cause, d.reason)
+	}
+}

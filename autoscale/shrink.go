@@ -40,7 +40,7 @@ type rate struct {
 func (l *law) remember(o Observation) {
 	pulled := l.pulled
 	l.pulled = o.Backlog > 0
-	if !l.pulled && !pulled {
+	if !l.pulled && !pulled && l.sustained() {
 		// The lesser of the window's rate and the smoothed one: a rate
 		// sustained over windows, not one window's burst, nor the
 		// smoothing's trail after the rate fell.
@@ -127,12 +127,13 @@ func (l *law) shrink(o Observation, lo int) decision {
 	// trails, never below this window's.
 	//
 	// Workers busy draining the backlog a growth was for are not a need
-	// once it is drained: there the arrivals' own load, λ·S, bounds it,
+	// once it is drained, and nor are those a pool held at its size
+	// drained one with: there the arrivals' own load, λ·S, bounds it,
 	// at the service time before a bottleneck the drain crowded inflated
 	// it (see base); the smoothed busy trails a drain for several windows,
 	// and each would be recorded.
 	busy := l.busy
-	if o.At.Sub(l.grewAt) <= l.cfg.stabilization {
+	if o.At.Sub(l.grewAt) <= l.cfg.stabilization || o.At.Sub(l.drainAt) <= l.cfg.stabilization {
 		busy = max(busy, o.Busy)
 		if o.Service > 0 && o.Completions > 0 {
 			busy = min(busy, max(l.lambda, o.Lambda)*l.base(o.Service).Seconds())
@@ -170,3 +171,10 @@ func (l *law) shrink(o Observation, lo int) decision {
 	}
 	return hold(o, CauseSteady, "")
 }
+
+// sustained reports whether this tick's smoothed arrival rate is one the
+// memory may keep: a rate smoothed over two full windows at least. An
+// early window's is a few dozen arrivals, whose Poisson noise is a sixth
+// of the rate, and the first full window's is that window's alone; either
+// would hold the pool at a peak of noise for the memory's whole span.
+func (l *law) sustained() bool { return l.full > 1 && !l.early }
