@@ -19,6 +19,13 @@ func saturated(at time.Duration, n int, lambda, x float64, s time.Duration) Obse
 		Busy: float64(n), BusyNow: n, Queue: 50, WaitP50: s / 2, WaitP99: 20 * s, Service: s, GOMAXPROCS: 2}
 }
 
+// queued is o with a queue of q whose typical task waited w: a backlog
+// once w passes the service time.
+func queued(o Observation, q int, w time.Duration) Observation {
+	o.Queue, o.WaitP50 = q, w
+	return o
+}
+
 // newLaw is a law without a latency objective to speak of (a target wait
 // of an hour) and a utilisation of 0.8, so that the tests of its knees and
 // probes size by the square-root rule alone, in figures that can be
@@ -404,6 +411,15 @@ func steadyAt(at time.Duration, n int, lambda float64, s time.Duration) Observat
 		Busy: busy, BusyNow: int(busy), Service: s, WaitP50: time.Microsecond, WaitP99: time.Millisecond, GOMAXPROCS: 2}
 }
 
+// steadyFrom has l decide a window of steadyAt every quarter second from
+// from until to, starting at size n, and returns the size it ends at.
+func steadyFrom(l *law, n int, from, to time.Duration, lambda float64, s time.Duration) int {
+	for at := from; at < to; at += 250 * time.Millisecond {
+		n = l.decide(steadyAt(at, n, lambda, s)).to
+	}
+	return n
+}
+
 // TestLawGrowsForLatency: a queue that Little's law says the size serves
 // (most tasks did not wait, the workers are not all busy), but whose p99
 // wait broke the objective (four service times by default), grows an
@@ -624,6 +640,14 @@ func TestLawShrinkBand(t *testing.T) {
 	}
 }
 
+// decideEarly is l's decision on o in a tick a backlog brought forward
+// (Controller.Run's early tick).
+func decideEarly(l *law, o Observation) decision {
+	l.early = true
+	defer func() { l.early = false }()
+	return l.decide(o)
+}
+
 // TestLawEarlyTick: a tick a backlog brought forward reads the workers busy
 // at its end as busy through its short window, where the few tasks that
 // ended say little (heavy-tailed work: short ones end first); and that
@@ -632,12 +656,10 @@ func TestLawShrinkBand(t *testing.T) {
 func TestLawEarlyTick(t *testing.T) {
 	ms := time.Millisecond
 	l := newLaw(64)
-	l.early = true
 	// 4 workers busy, 22 queued, 4 short tasks ended in 31ms.
 	o := Observation{At: t0.Add(31 * ms), Window: 31 * ms, Size: 4, Busy: 2.05, BusyNow: 4, Queue: 22,
 		Arrivals: 30, Completions: 4, Lambda: 960, Throughput: 128, Service: 8 * ms, WaitP50: ms, WaitP99: 30 * ms, GOMAXPROCS: 2}
-	d := l.decide(o)
-	l.early = false
+	d := decideEarly(l, o)
 	if d.to <= 4 {
 		t.Fatalf("early tick, every worker busy with a queue: to %d (%q), want growth", d.to, d.reason)
 	}
@@ -662,8 +684,7 @@ func TestLawEarlyTickPlacesNoKnee(t *testing.T) {
 		Arrivals: 25, Completions: 3, Lambda: 800, Throughput: 96, Service: 20 * ms, WaitP50: ms, WaitP99: 20 * ms,
 		GOMAXPROCS: 2, CPU: 2, Runnable: 1.5}
 	l := newLaw(64)
-	l.early = true
-	d := l.decide(o)
+	d := decideEarly(l, o)
 	if l.knee != 0 || d.cause == CauseKnee {
 		t.Errorf("early window: knee %d, decision %d (%s: %q); want no knee", l.knee, d.to, d.cause, d.reason)
 	}
@@ -720,18 +741,13 @@ func TestLawGrowBand(t *testing.T) {
 func TestLawMemoryKeepsSustainedRates(t *testing.T) {
 	ms := time.Millisecond
 	l := newObjectiveLaw(64)
-	l.early = true
 	o := Observation{At: t0.Add(31 * ms), Window: 31 * ms, Size: 4, Busy: 4, BusyNow: 4, Queue: 32,
 		Arrivals: 40, Completions: 4, Lambda: 1300, Throughput: 128, Service: 20 * ms, WaitP50: ms, WaitP99: 30 * ms, GOMAXPROCS: 2}
-	n := l.decide(o).to
-	l.early = false
+	n := decideEarly(l, o).to
 	if n < 26 {
 		t.Fatalf("early window at 1300/s: to %d, want the growth to 26 or more", n)
 	}
-	for at := 281 * ms; at < 12*time.Second; at += 250 * ms {
-		n = l.decide(steadyAt(at, n, 1050, 20*ms)).to
-	}
-	if n > 24 {
+	if n = steadyFrom(l, n, 281*ms, 12*time.Second, 1050, 20*ms); n > 24 {
 		t.Errorf("12 s at 1050/s after an early window at 1300/s: %d workers, want 24 at most (21 busy)", n)
 	}
 }
@@ -746,16 +762,11 @@ func TestLawDrainIsNotANeed(t *testing.T) {
 	l := newObjectiveLaw(33)
 	n, at := 33, time.Duration(0)
 	for ; at < 3*time.Second; at += 250 * ms {
-		o := saturated(at, n, 600, 1600, 20*ms)
-		o.Queue, o.WaitP50 = 2000, time.Second
-		if d := l.decide(o); d.to != 33 {
+		if d := l.decide(queued(saturated(at, n, 600, 1600, 20*ms), 2000, time.Second)); d.to != 33 {
 			t.Fatalf("%v into the drain: %d -> %d (%q), want a hold at the ceiling", at, n, d.to, d.reason)
 		}
 	}
-	for end := at + time.Second; at < end; at += 250 * ms {
-		n = l.decide(steadyAt(at, n, 600, 20*ms)).to
-	}
-	if n > 20 {
+	if n = steadyFrom(l, n, at, at+time.Second, 600, 20*ms); n > 20 {
 		t.Errorf("a second after the drain at 600/s (12 busy): %d workers, want 20 at most", n)
 	}
 }
@@ -774,18 +785,14 @@ func TestLawEarlyGrowthExtendsTheStep(t *testing.T) {
 	if n <= 44 || n >= 64 {
 		t.Fatalf("saturated at 44 with 480/s arriving: to %d, want a step below the ceiling", n)
 	}
-	l.early = true
-	o := saturated(281*ms, n, 600, 400, 150*ms)
-	o.Window, o.Queue, o.WaitP50 = 31*ms, 400, 300*ms
-	if n = l.decide(o).to; n != 64 {
+	o := queued(saturated(281*ms, n, 600, 400, 150*ms), 400, 300*ms)
+	o.Window = 31 * ms
+	if n = decideEarly(l, o).to; n != 64 {
 		t.Fatalf("early window, saturated: to %d, want 64", n)
 	}
-	l.early = false
 	var d decision
 	for at := 531 * ms; at < 2*time.Second && d.cause != CauseKnee; at += 250 * ms {
-		o = saturated(at, n, 600, 400, 160*ms)
-		o.Queue, o.WaitP50 = 600, 400*ms
-		d = l.decide(o)
+		d = l.decide(queued(saturated(at, n, 600, 400, 160*ms), 600, 400*ms))
 		n = d.to
 	}
 	if d.cause != CauseKnee || n >= 64 || !strings.Contains(d.reason, "growing 44→64") {
