@@ -68,10 +68,6 @@ var ErrNilTarget = errors.New("autoscale: nil target")
 // waits, which the pool measures only when built with pool.WithTimings.
 var ErrUntimed = errors.New("autoscale: the pool records no timings: build it with pool.WithTimings()")
 
-// errNilContext is returned by Run for a nil context: pool.ErrNilContext,
-// the value every poolkit call that takes a context returns for nil.
-var errNilContext = pool.ErrNilContext
-
 // New returns a controller for r. It does not start a goroutine; call Run.
 func New(r resize.Resizer, opts ...Option) (*Controller, error) {
 	if r == nil {
@@ -136,7 +132,7 @@ func (c *Controller) Meter() *Meter { return &c.meter }
 // experiment under way, is left to the ticks.
 func (c *Controller) Run(ctx context.Context) error {
 	if ctx == nil {
-		return errNilContext
+		return pool.ErrNilContext // as every poolkit call that takes a context
 	}
 	t := time.NewTimer(c.tick)
 	defer t.Stop()

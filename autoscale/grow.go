@@ -50,16 +50,14 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// A burst the size drains within a window, with the arrivals at
 		// their smoothed rate: Poisson noise, not a change of load. The
 		// stabilisation window keeps what the arrivals need.
-		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
-		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
+		return l.holdBurst(o, steady, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
 	case o.Rejections == 0 && !l.late(o) && need > n && need <= n+growBand(n):
 		// Little's law asks for a tenth more at most, with the waits
 		// within the objective: the size, give or take one window's
 		// noise (a heavy-tailed service time queues now and then at a
 		// steady load). Following it would walk the pool up a few
 		// workers, and down again a stabilisation window later.
-		l.recs = append(l.recs, rec{o.At, min(n, max(1, steady))})
-		return hold(o, CauseHoldBurst, fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, within a tenth of the size", waiting(o), o.Utilization(), need))
+		return l.holdBurst(o, steady, fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, within a tenth of the size", waiting(o), o.Utilization(), need))
 	case need > n:
 		// Applied at once, unless a knee may be near (one was found, or
 		// the service time rose): then the service time may already be
@@ -130,6 +128,15 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		l.recs = append(l.recs, rec{o.At, max(n, min(to, steady))})
 	}
 	return decision{to: to, cause: cause, reason: why}
+}
+
+// holdBurst holds o's size through a queue that is noise, not a change of
+// load, and records for the stabilisation window what the arrivals need,
+// steady, at most the size: not the size itself, which would keep the
+// workers the noise seemed to ask for.
+func (l *law) holdBurst(o Observation, steady int, reason string) decision {
+	l.recs = append(l.recs, rec{o.At, min(o.Size, max(1, steady))})
+	return hold(o, CauseHoldBurst, reason)
 }
 
 // cautious reports a window a growth step is a probe from: one saturated

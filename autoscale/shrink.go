@@ -132,8 +132,9 @@ func (l *law) shrink(o Observation, lo int) decision {
 	// at the service time before a bottleneck the drain crowded inflated
 	// it (see base); the smoothed busy trails a drain for several windows,
 	// and each would be recorded.
+	recent := o.At.Sub(l.grewAt) <= l.cfg.stabilization
 	busy := l.busy
-	if o.At.Sub(l.grewAt) <= l.cfg.stabilization || o.At.Sub(l.drainAt) <= l.cfg.stabilization {
+	if recent || o.At.Sub(l.drainAt) <= l.cfg.stabilization {
 		busy = max(busy, o.Busy)
 		if o.Service > 0 && o.Completions > 0 {
 			busy = min(busy, max(l.lambda, o.Lambda)*l.base(o.Service).Seconds())
@@ -147,7 +148,6 @@ func (l *law) shrink(o Observation, lo int) decision {
 	// Within that window, arrivals above their smoothed rate say the load
 	// is still rising: the workers the last growth drained a backlog with
 	// will be needed again, so they stay.
-	recent := o.At.Sub(l.grewAt) <= l.cfg.stabilization
 	settled := idle && !(recent && o.Lambda > l.lambda) || !recent
 	if !backlogged(o) {
 		want = min(n, max(lo, l.staff(o, busy)))
