@@ -41,7 +41,11 @@
 //     backlog drained within a window (or the objective, if longer), at
 //     once, unless a knee may be near (one was found, or the service time
 //     rose by a quarter): then at most double, and let the next windows
-//     judge. A queue that Little's law says the size can absorb, that most
+//     judge. A rise no knee explains (more than N times the recent least
+//     at a size of N: sharing a bottleneck lengthens a task N times at
+//     most), or a fall as far, is other work: the law forgets the old
+//     work's service times, knee, rates and smoothing, as at a start, and
+//     grows at once or, after a fall, comes down in a step or two. A queue that Little's law says the size can absorb, that most
 //     tasks waited in for less than a service time or that the size drains
 //     within a window, is a momentary one: hold, unless its p99 wait broke
 //     the objective; then one worker more (CauseLatency: the log says when

@@ -96,6 +96,51 @@ func (l *law) expire(o Observation) (decision, bool) {
 	return decision{}, false
 }
 
+// reworked forgets what the law learned of the work when a window's mean
+// service time moved further than a knee can explain: past a knee of k
+// units, the n workers share them and each task lengthens n/k times at
+// most (k ≥ 1), so a mean more than n times the least of the recent
+// windows, or less by that factor than one of them that ran at n workers
+// (workChanged, for the smallest pools, whose windows stray that far by
+// chance), is other work,
+// as when a pool's tasks turn from computing to calling out, or back. The
+// recent service times, the knee, the class and a step's verdict were
+// the old work's: kept, the old short service time would make every
+// growth look like one past a knee (at most doubling, a window at a time)
+// and keep the old work's objective of four service times. The memory's
+// rates and the sizes kept for latency go too: a rate is a need only at
+// its own work's service time, and the old work's peak at the new one's
+// would hold the pool far above both. The work's arrivals start afresh,
+// as at the pool's start: the smoothing from its first full window (the
+// old work's busy workers, trailing for a dozen windows, would be
+// recorded a tick at a time and walk the pool down a worker or two a
+// tick), the memory two full windows on. It returns what it found, for
+// the reason; "" when the work is the same. Early windows count too:
+// their mean is of the tasks short enough to end within them, so one
+// that rose this far rose.
+func (l *law) reworked(o Observation) string {
+	if o.Service <= 0 || len(l.recent) == 0 {
+		return ""
+	}
+	var was time.Duration
+	if lo := l.least(); float64(o.Service) > max(float64(o.Size), workChanged)*float64(lo) {
+		was = lo
+	} else if !l.early {
+		for _, r := range l.recent {
+			if max(float64(r.size), workChanged)*float64(o.Service) < float64(r.service) {
+				was = max(was, r.service)
+			}
+		}
+	}
+	if was == 0 {
+		return ""
+	}
+	l.recent, l.rates, l.lateAt, l.full = l.recent[:0], nil, nil, 0
+	l.knee, l.kneeSeen, l.kneeDown, l.kneeTTL, l.class = 0, false, false, 0, Unknown
+	l.probe = nil
+	return fmt.Sprintf("service time %v against %v before: the work changed", o.Service, was)
+}
+
 // judge evaluates the step in flight, if any, once a window has run at the
 // new size. It returns ok with the decision when it reached a verdict or
 // holds for another window. Otherwise the law goes on, and note, unless

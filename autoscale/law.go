@@ -52,17 +52,17 @@ type law struct {
 	failCap   int             // a size past which failures grew with the workers; 0: none
 	failUntil time.Time       // failCap caps growth until then
 
-	recs    []rec           // size recommendations, for the stabilisation window
-	rates   []rate          // sustained arrival rates, for the memory (shrink.go)
-	lateAt  []lateRec       // growths for latency, for the memory (shrink.go)
-	pulled  bool            // the last window had work waiting outside the pool
-	early   bool            // the tick being decided was brought forward by a backlog (Controller.Run)
-	recent  []time.Duration // the mean service time of the last windows with completions, newest last
-	grewAt  time.Time       // the last growth under pressure
-	drainAt time.Time       // the last window with a backlog (backlogged)
-	busy    float64         // busy workers, smoothed over ticks (EWMA)
-	cs2     float64         // the service times' squared coefficient of variation, smoothed (sizing.go)
-	lambda  float64         // arrivals per second, smoothed likewise
+	recs    []rec     // size recommendations, for the stabilisation window
+	rates   []rate    // sustained arrival rates, for the memory (shrink.go)
+	lateAt  []lateRec // growths for latency, for the memory (shrink.go)
+	pulled  bool      // the last window had work waiting outside the pool
+	early   bool      // the tick being decided was brought forward by a backlog (Controller.Run)
+	recent  []sample  // the last windows with completions, newest last
+	grewAt  time.Time // the last growth under pressure
+	drainAt time.Time // the last window with a backlog (backlogged)
+	busy    float64   // busy workers, smoothed over ticks (EWMA)
+	cs2     float64   // the service times' squared coefficient of variation, smoothed (sizing.go)
+	lambda  float64   // arrivals per second, smoothed likewise
 	ticks   int
 	full    int // ticks of full windows, not early ones
 }
@@ -87,7 +87,9 @@ func (l *law) decide(o Observation) decision {
 	// The smoothing starts at the first window, and again at the first
 	// full one when the windows before it were all early: an early window
 	// is a few dozen tasks, too few to weigh as much as the windows after
-	// it (sustained).
+	// it (sustained). Other work is a new start (reworked): the smoothing
+	// restarts at its first full window.
+	changed := l.reworked(o)
 	if l.ticks == 1 || l.full == 0 && !l.early {
 		l.busy, l.lambda = o.Busy, o.Lambda
 	} else {
@@ -106,7 +108,7 @@ func (l *law) decide(o Observation) decision {
 	// within it: it would pass for the least service time for eight
 	// windows, and every growth after it for one past a knee.
 	if o.Service > 0 && o.Completions > 0 && !l.early {
-		l.recent = append(l.recent, o.Service)
+		l.recent = append(l.recent, sample{o.Service, o.Size})
 		if len(l.recent) > recentWindows {
 			l.recent = l.recent[1:]
 		}
@@ -116,7 +118,7 @@ func (l *law) decide(o Observation) decision {
 		// scheduler readings are a few milliseconds' worth, and its
 		// service times those of the short tasks. No knee is placed,
 		// dropped or judged from it; it only sizes.
-		return l.done(o, l.size(o))
+		return l.done(o, noted(l.size(o), changed))
 	}
 	if d, ok := l.expire(o); ok {
 		return l.done(o, d)
@@ -126,16 +128,22 @@ func (l *law) decide(o Observation) decision {
 	}
 	d, ok, note := l.judge(o)
 	if !ok {
-		d = l.size(o)
-		switch {
-		case note == "":
-		case d.reason == "":
-			d.reason = note
-		default:
-			d.reason = note + "; " + d.reason
-		}
+		d = noted(l.size(o), note)
 	}
-	return l.done(o, d)
+	return l.done(o, noted(d, changed))
+}
+
+// noted leads d's reason with note, unless empty: a finding of the tick
+// (the work changed, a step paid) that did not decide its size.
+func noted(d decision, note string) decision {
+	switch {
+	case note == "":
+	case d.reason == "":
+		d.reason = note
+	default:
+		d.reason = note + "; " + d.reason
+	}
+	return d
 }
 
 // size is the law once no knee was dropped and no step awaits its

@@ -522,7 +522,7 @@ func TestLawKeepsANeededKnee(t *testing.T) {
 		why    string
 	}{{1050, 24, "pressure at the knee 24"}, {1500, 21, "testing it from below at 21"}} {
 		l := newObjectiveLaw(64)
-		l.recent = []time.Duration{20 * ms}
+		l.recent = []sample{{20 * ms, 8}}
 		l.knee, l.kneeS, l.kneeSAt, l.kneeSeen, l.class = 24, 20*ms, 24, true, Limited
 		l.kneeUntil, l.lambda, l.ticks = t0.Add(5*time.Second), c.lambda, 1
 		decideT(t, l, saturated(0, 24, c.lambda, 1100, 21*ms), c.want, c.why)
@@ -797,5 +797,58 @@ func TestLawEarlyGrowthExtendsTheStep(t *testing.T) {
 	}
 	if d.cause != CauseKnee || n >= 64 || !strings.Contains(d.reason, "growing 44→64") {
 		t.Errorf("two windows at 64 serving what 44 did, the service time up: %d (%s: %q), want the step 44→64 judged a knee below 64", n, d.cause, d.reason)
+	}
+}
+
+// TestLawOtherWork: a pool whose tasks took 0.5ms for eight seconds (2,400
+// a second: one and a bit busy) meets tasks of 20ms (1,000 a second: 20
+// busy) in a tick a backlog of them brought forward. Two workers cannot lengthen a
+// task fortyfold by sharing a bottleneck, so the work changed: the pool
+// grows at once to what Little's law asks for, not by doubling steps as if
+// past a knee; and once the backlog is drained it comes down to what the new
+// work needs, neither held by the old arrival rate at the new service time
+// (the memory) nor by the smoothing's trail of it.
+func TestLawOtherWork(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	n := steadyFrom(l, 4, 0, 8*time.Second, 2400, ms/2)
+	o := Observation{At: t0.Add(8*time.Second + 31*ms), Window: 31 * ms, Size: n, Busy: float64(n), BusyNow: n,
+		Queue: 120, Arrivals: 31, Completions: 4, Lambda: 1000, Throughput: 128, Service: 20 * ms,
+		WaitP50: 25 * ms, WaitP99: 30 * ms, GOMAXPROCS: 2}
+	d := decideEarly(l, o)
+	if d.to < 20 || !strings.Contains(d.reason, "work changed") {
+		t.Fatalf("at %d, tasks of 20ms where they took 0.5ms: to %d (%q), want 20 or more at once, the work changed", n, d.to, d.reason)
+	}
+	// The next window drains the backlog: the workers were busier than
+	// the arrivals keep them.
+	o = steadyAt(8*time.Second+281*ms, d.to, 1000, 20*ms)
+	o.Busy, o.Completions, o.Throughput = 36, 370, 1480
+	n = l.decide(o).to
+	if n = steadyFrom(l, n, 8*time.Second+531*ms, 9*time.Second, 1000, 20*ms); n > 26 {
+		t.Errorf("0.7 s at 1000/s of 20ms tasks after growing to %d: %d workers, want 26 at most (20 busy)", d.to, n)
+	}
+}
+
+// TestLawOtherWorkFalls: a pool serving 1,000 calls a second of 20ms meets
+// tasks of 0.5ms (2,400 a second: one and a bit busy). No step down from a
+// knee shortens a task fortyfold: the work changed, and the old work's busy
+// workers, which the smoothing would trail for a dozen windows, are not
+// recorded a tick at a time: the pool keeps its size for the stabilisation
+// window and then comes down in one or two steps, not a worker or two a
+// tick.
+func TestLawOtherWorkFalls(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	n := steadyFrom(l, 24, 0, 8*time.Second, 1000, 20*ms)
+	var sizes []int
+	for at := 8 * time.Second; at < 20*time.Second; at += 250 * ms {
+		d := l.decide(steadyAt(at, n, 2400, ms/2))
+		if d.to != n {
+			sizes = append(sizes, d.to)
+		}
+		n = d.to
+	}
+	if len(sizes) > 2 || n > 4 {
+		t.Errorf("12 s of 0.5ms tasks after 20ms ones: sizes %v, want two changes at most, to 4 or fewer", sizes)
 	}
 }

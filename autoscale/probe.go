@@ -84,12 +84,18 @@ func (l *law) base(s time.Duration) time.Duration {
 	return b
 }
 
+// sample is a window's mean service time and the size it ran at.
+type sample struct {
+	service time.Duration
+	size    int
+}
+
 // least is the least mean service time of the recent windows; the largest
 // Duration when there is none.
 func (l *law) least() time.Duration {
 	b := time.Duration(math.MaxInt64)
 	for _, r := range l.recent {
-		b = min(b, r)
+		b = min(b, r.service)
 	}
 	return b
 }
