@@ -177,6 +177,14 @@ const settleHold = 2 * time.Second
 
 // Run replays s once through c with the given seed.
 func Run(s Scenario, c Controller, seed uint64) Result {
+	if s.RealTime {
+		// burn's rate is measured at its first call, for 40ms: here, before
+		// the run's clock starts, not in the first task of a process's first
+		// run, which would leave every task queued that long (a fake-time
+		// bubble must not measure it: its clock stands still while a
+		// goroutine spins).
+		burnRate()
+	}
 	size := c.Initial()
 	if _, fixed := c.(Fixed); !fixed && s.Initial > 0 {
 		size = s.Initial
