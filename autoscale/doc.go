@@ -140,7 +140,8 @@
 // the tasks that ended in it are the short ones: it counts every worker
 // busy at its end as busy throughout (the wake-up fired with all of them
 // busy), and its mean service time is not remembered as one the work
-// takes.
+// takes. One in which no task ended, where tasks ended before, holds: the
+// tasks now take longer than it, and the next window says how long.
 //
 // Two signals come from outside the pool when the caller has them. Work
 // waiting before the pool (WithBacklog: a broker's backlog for a consumer

@@ -68,6 +68,13 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 			to = min(need, 2*n)
 		}
 		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d", waiting(o), o.Utilization(), need)
+	case need == 0 && l.early && len(l.recent) > 0:
+		// No task ended in a window a backlog brought forward, though
+		// tasks have ended before: they now take longer than the window
+		// (a downstream that slowed), and the workers a growth just added
+		// may not have finished one yet. The queue is the one that growth
+		// was for; the next window says how long the tasks take.
+		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, but no task ended in the %v since the last tick: the next window says how long they take", waiting(o), o.Window))
 	case need == 0:
 		// No task completed in the window (a cold start): every queued
 		// task could use a worker; on a guess, at most four times the

@@ -852,3 +852,25 @@ func TestLawOtherWorkFalls(t *testing.T) {
 		t.Errorf("12 s of 0.5ms tasks after 20ms ones: sizes %v, want two changes at most, to 4 or fewer", sizes)
 	}
 }
+
+// TestLawEarlyWindowShorterThanTheTasks: a pool that has seen its tasks
+// end (20ms calls) meets a backlog in a tick brought forward, in whose 31ms
+// no task ended: the calls now take longer (a downstream slowed). That is
+// not a cold start: the law holds for the next window to say how long they
+// take, where a guess from the queue would grow the pool to its ceiling.
+// A pool that never saw a task end still guesses.
+func TestLawEarlyWindowShorterThanTheTasks(t *testing.T) {
+	ms := time.Millisecond
+	o := Observation{At: t0.Add(4*time.Second + 31*ms), Window: 31 * ms, Size: 28, Busy: 28, BusyNow: 28,
+		Queue: 36, Arrivals: 19, Lambda: 600, WaitP50: 40 * ms, WaitP99: 60 * ms, GOMAXPROCS: 2}
+	l := newObjectiveLaw(64)
+	steadyFrom(l, 28, 0, 4*time.Second, 600, 20*ms)
+	if d := decideEarly(l, o); d.to != 28 || !strings.Contains(d.reason, "no task ended") {
+		t.Errorf("early window with no task ended, tasks seen before: to %d (%q), want a hold at 28", d.to, d.reason)
+	}
+	l = newObjectiveLaw(64)
+	o.At = t0.Add(31 * ms)
+	if d := decideEarly(l, o); d.to <= 28 {
+		t.Errorf("early window at the start, no task ever ended: to %d (%q), want a guess above 28", d.to, d.reason)
+	}
+}
