@@ -45,7 +45,8 @@
 //     at a size of N: sharing a bottleneck lengthens a task N times at
 //     most), or a fall as far, is other work: the law forgets the old
 //     work's service times, knee, rates and smoothing, as at a start, and
-//     grows at once or, after a fall, comes down in a step or two. A queue that Little's law says the size can absorb, that most
+//     grows at once or, after a fall, comes down in a step or two. A
+//     queue that Little's law says the size can absorb, that most
 //     tasks waited in for less than a service time or that the size drains
 //     within a window, is a momentary one: hold, unless its p99 wait broke
 //     the objective; then one worker more (CauseLatency: the log says when

@@ -89,11 +89,17 @@ func (l *law) expire(o Observation) (decision, bool) {
 	}
 	if s := o.Service; s > 0 && l.kneeS > 0 && (float64(s) > workChanged*float64(l.kneeS) || workChanged*float64(s) < float64(l.kneeS)) {
 		k := l.knee
-		l.knee, l.kneeSeen, l.kneeDown, l.kneeTTL, l.class = 0, false, false, 0, Unknown
-		l.probe = nil
+		l.forgetKnee()
 		return hold(o, CauseWorkChanged, fmt.Sprintf("service time %v against %v at the knee: the work changed, knee %d dropped", s, l.kneeS, k)), true
 	}
 	return decision{}, false
+}
+
+// forgetKnee drops what the law concluded about the work it no longer
+// has: the knee, its tests, the class, and a step awaiting its verdict.
+func (l *law) forgetKnee() {
+	l.knee, l.kneeSeen, l.kneeDown, l.kneeTTL, l.class = 0, false, false, 0, Unknown
+	l.probe = nil
 }
 
 // reworked forgets what the law learned of the work when a window's mean
@@ -102,8 +108,8 @@ func (l *law) expire(o Observation) (decision, bool) {
 // most (k ≥ 1), so a mean more than n times the least of the recent
 // windows, or less by that factor than one of them that ran at n workers
 // (workChanged, for the smallest pools, whose windows stray that far by
-// chance), is other work,
-// as when a pool's tasks turn from computing to calling out, or back. The
+// chance), is other work, as when a pool's tasks turn from computing to
+// calling out, or back. The
 // recent service times, the knee, the class and a step's verdict were
 // the old work's: kept, the old short service time would make every
 // growth look like one past a knee (at most doubling, a window at a time)
@@ -136,8 +142,7 @@ func (l *law) reworked(o Observation) string {
 		return ""
 	}
 	l.recent, l.rates, l.lateAt, l.full = l.recent[:0], nil, nil, 0
-	l.knee, l.kneeSeen, l.kneeDown, l.kneeTTL, l.class = 0, false, false, 0, Unknown
-	l.probe = nil
+	l.forgetKnee()
 	return fmt.Sprintf("service time %v against %v before: the work changed", o.Service, was)
 }
 
