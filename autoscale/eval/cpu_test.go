@@ -44,7 +44,7 @@ func TestCPUScenarios(t *testing.T) {
 	if !full {
 		s := scenarios[0]
 		s.Duration = 3 * time.Second
-		r := eval.Run(s, controllers()[0], 7)
+		r := eval.Run(s, controllers(realTimeCeiling())[0], 7)
 		checkAccounting(t, s, r)
 		// Where the controller ends is not asserted: in real time it
 		// depends on what else the machine runs (the race detector and
@@ -55,7 +55,7 @@ func TestCPUScenarios(t *testing.T) {
 		for _, s := range scenarios {
 			if s.Hogs > 0 {
 				s.Duration = time.Second
-				r := eval.Run(s, controllers()[0], 7)
+				r := eval.Run(s, controllers(realTimeCeiling())[0], 7)
 				checkAccounting(t, s, r)
 				t.Logf("%s, 1 s: %.0f/s, sizes %v", s.Name, r.Throughput, sizes(r))
 			}
@@ -67,7 +67,7 @@ func TestCPUScenarios(t *testing.T) {
 		if !chosen(s) {
 			continue
 		}
-		sr := evaluate(t, s, controllers(), 42, func(c eval.Controller) eval.Result { return eval.Run(s, c, 42) })
+		sr := evaluate(t, s, controllers(realTimeCeiling()), 42, func(c eval.Controller) eval.Result { return eval.Run(s, c, 42) })
 		logVsReference(t, sr)
 		if *plots != "" {
 			writePlot(t, *plots, s, append([]eval.Result{sr.Reference}, sr.Runs...))
@@ -95,7 +95,7 @@ func TestCPUSeeds(t *testing.T) {
 		}
 	}
 	writeSeeds(t, *cpuSeedsReport, "Real-time scenarios", scenarios, *cpuSeeds, func(s eval.Scenario, seed uint64) eval.ScenarioResult {
-		return evaluate(t, s, controllers()[:1], seed, func(c eval.Controller) eval.Result { return eval.Run(s, c, seed) })
+		return evaluate(t, s, controllers(realTimeCeiling())[:1], seed, func(c eval.Controller) eval.Result { return eval.Run(s, c, seed) })
 	})
 }
 

@@ -97,7 +97,7 @@ func TestInitialOverrides(t *testing.T) {
 	if got := runIn(t, s, eval.Fixed(3), 42).Final; got != 3 {
 		t.Errorf("fixed-3 ended at %d with the scenario's Initial 8; want 3", got)
 	}
-	for _, c := range controllers() {
+	for _, c := range controllers(ioCeiling) {
 		saw = 0
 		r := runIn(t, s, probe{c, &saw}, 42)
 		if saw != 8 {
@@ -213,5 +213,43 @@ func TestVerdict(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the Markdown does not say %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestRealTimeScenariosGrowWithCPUs: on any number of CPUs, the reference
+// of CPU-bound work is searched among sizes up to twice GOMAXPROCS at
+// least (its best size lies near GOMAXPROCS), S8's downstream has room
+// for its load, which grows with the CPUs, and the controllers' ceiling
+// reaches S8's need; on 2 CPUs, the scenarios the results were recorded
+// with are unchanged.
+func TestRealTimeScenariosGrowWithCPUs(t *testing.T) {
+	for _, procs := range []int{1, 2, 4, 16, 64} {
+		for _, s := range eval.RealTimeScenarios(procs, func(int) {}) {
+			switch s.Name[:strings.Index(s.Name, " ")] {
+			case "S5", "S6", "S10", "S18":
+				if s.MaxFixed < 2*procs {
+					t.Errorf("%d CPUs: %s searches its reference up to %d workers, under twice GOMAXPROCS", procs, s.Name, s.MaxFixed)
+				}
+			case "S8":
+				// Each task is 0.3 ms of CPU and a 5 ms call.
+				load := s.Rate(0) * (5 * time.Millisecond).Seconds()
+				if float64(s.Slots) < 2*load || float64(s.MaxFixed) < 2*load {
+					t.Errorf("%d CPUs: %s keeps %.0f calls busy with %d downstream slots and fixed sizes up to %d", procs, s.Name, load, s.Slots, s.MaxFixed)
+				}
+				if float64(realTimeCeilingFor(procs)) < 1.2*load {
+					t.Errorf("%d CPUs: %s keeps %.0f calls busy under a ceiling of %d", procs, s.Name, load, realTimeCeilingFor(procs))
+				}
+			}
+		}
+	}
+	recorded := map[string][2]int{"S5": {8, 0}, "S6": {8, 0}, "S8": {48, 64}, "S10": {4, 0}, "S18": {8, 0}, "S7": {48, 32}, "S12": {64, 64}}
+	for _, s := range eval.RealTimeScenarios(2, func(int) {}) {
+		want := recorded[s.Name[:strings.Index(s.Name, " ")]]
+		if s.MaxFixed != want[0] || s.Slots != want[1] {
+			t.Errorf("2 CPUs: %s has fixed sizes up to %d and %d slots; recorded with %d and %d", s.Name, s.MaxFixed, s.Slots, want[0], want[1])
+		}
+	}
+	if got := realTimeCeilingFor(2); got != ioCeiling {
+		t.Errorf("2 CPUs: a real-time ceiling of %d; recorded with %d", got, ioCeiling)
 	}
 }

@@ -158,11 +158,19 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 		}
 		return Work{Downstream: ioService}
 	}
+	// What grows with the CPUs: the fixed sizes the reference of CPU-bound
+	// work is searched among (four workers a CPU; its best size is near
+	// GOMAXPROCS, which on 16 CPUs lies above the 8 of 2 CPUs), and the
+	// room S8's load needs (its downstream, at 2 CPUs 64 slots of 5 ms for
+	// 2,000 calls a second, and the fixed sizes). On 2 CPUs each is what
+	// it always was.
+	cpuFixed := max(8, 4*procs)
+	mixedSlots, mixedFixed := max(64, 32*procs), max(48, 24*procs)
 	out := []Scenario{
 		{Name: "S5 CPU-bound saturation", Duration: 8 * time.Second, Rate: func(time.Duration) float64 { return 1.5 * cpuCap },
-			Work: cpuWork, SLO: 50 * time.Millisecond, RealTime: true, MaxFixed: 8},
+			Work: cpuWork, SLO: 50 * time.Millisecond, RealTime: true, MaxFixed: cpuFixed},
 		{Name: "S6 CPU step", Duration: 16 * time.Second, Rate: cpuStep, Work: cpuWork, SLO: 20 * time.Millisecond,
-			RealTime: true, MaxFixed: 8},
+			RealTime: true, MaxFixed: cpuFixed},
 		{Name: "S7 regime switch I/O-CPU-I/O", Duration: 24 * time.Second,
 			Rate: func(t time.Duration) float64 {
 				if t >= 8*time.Second && t < 16*time.Second {
@@ -175,7 +183,8 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 		{Name: "S8 mixed CPU and I/O", Duration: 12 * time.Second, Rate: func(time.Duration) float64 { return 0.5 * cpuCap },
 			Work: func(time.Duration, *rand.Rand) Work {
 				return Work{CPU: 300 * time.Microsecond, Downstream: 5 * time.Millisecond}
-			}, Slots: 64, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, RealTime: true, MaxFixed: 48},
+			}, Slots: mixedSlots, Timeout: 100 * time.Millisecond, SLO: 20 * time.Millisecond, RealTime: true,
+			MaxFixed: mixedFixed},
 	}
 	// S12: the work waits on a downstream with room to spare (800/s of
 	// 20ms calls, 16 busy on average on an idle machine; 64 slots, no
@@ -197,11 +206,11 @@ func RealTimeScenarios(procs int, set func(int)) []Scenario {
 	// shares the CPUs and lengthens each task. A controller should find
 	// that and stay there, not flap.
 	out = append(out, Scenario{Name: "S18 CPU-bound overload", Duration: 30 * time.Second, Rate: constant(1.2 * cpuCap),
-		Work: cpuWork, Queue: 512, SLO: 100 * time.Millisecond, RealTime: true, MaxFixed: 8})
+		Work: cpuWork, Queue: 512, SLO: 100 * time.Millisecond, RealTime: true, MaxFixed: cpuFixed})
 	if set != nil && procs > 1 {
 		out = append(out, Scenario{Name: "S10 GOMAXPROCS halved mid-run", Duration: 15 * time.Second,
 			Rate: func(time.Duration) float64 { return 0.4 * cpuCap }, Work: cpuWork, SLO: 20 * time.Millisecond,
-			RealTime: true, MaxFixed: 4, Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
+			RealTime: true, MaxFixed: max(4, 2*procs), Procs: &ProcsChange{At: []time.Duration{5 * time.Second, 10 * time.Second},
 				N: []int{procs / 2, procs}, Set: set}})
 	}
 	return out
