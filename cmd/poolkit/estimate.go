@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/poolkit/poolkit/autoscale/eval"
 	"github.com/poolkit/poolkit/bench"
 )
 
@@ -36,9 +38,8 @@ var quickRound = map[string]time.Duration{
 const otherRound = time.Second
 
 const (
-	specTime         = 100 * time.Second
-	autoscaleIOTime  = 10 * time.Second
-	autoscaleCPUTime = 13 * time.Minute
+	specTime        = 100 * time.Second
+	autoscaleIOTime = 10 * time.Second
 	// One round of every actor workload.
 	actorRoundQuick = 8 * time.Second
 	actorRoundFull  = 50 * time.Second
@@ -108,11 +109,29 @@ func (c config) stageTime(stage string) time.Duration {
 		return specTime
 	case "autoscale":
 		if c.full {
-			return autoscaleIOTime + autoscaleCPUTime
+			return autoscaleIOTime + autoscaleCPUTime(runtime.GOMAXPROCS(0))
 		}
 		return autoscaleIOTime
 	}
 	return 0
+}
+
+// comparedControllers is how many controllers the real-time scenarios
+// run besides the fixed sizes: poolkit's and three baselines.
+const comparedControllers = 4
+
+// autoscaleCPUTime is how long the real-time scenarios take with procs
+// CPUs, in real time whatever the machine's speed: each runs for its
+// length once for every fixed size its reference search tries (the
+// largest, then a bisection below it) and once for each controller. Their
+// loads and the sizes searched grow with the CPUs.
+func autoscaleCPUTime(procs int) time.Duration {
+	var d time.Duration
+	for _, s := range eval.RealTimeScenarios(procs, func(int) {}) {
+		runs := 1 + bits.Len(uint(max(1, s.MaxFixed)-1)) + comparedControllers
+		d += time.Duration(runs) * s.Duration
+	}
+	return d
 }
 
 // estimate is how long the whole command should take.
