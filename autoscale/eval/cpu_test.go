@@ -10,8 +10,8 @@ import (
 )
 
 var (
-	cpuReport      = flag.String("cpu-report", "", "run the real-time scenarios in full (about 16 minutes), and write their results as Markdown tables to this file")
-	cpuResultsJSON = flag.String("cpu-results-json", "", "run the real-time scenarios in full (about 16 minutes), and write their results (eval.Results) as JSON to this file")
+	cpuReport      = flag.String("cpu-report", "", "run the real-time scenarios in full (about 20 minutes on 2 CPUs, longer on more), and write their results as Markdown tables to this file")
+	cpuResultsJSON = flag.String("cpu-results-json", "", "run the real-time scenarios in full (about 20 minutes on 2 CPUs, longer on more), and write their results (eval.Results) as JSON to this file")
 	cpuSeedsReport = flag.String("cpu-seeds-report", "", "replay the real-time scenarios with seeds 1 to -cpu-seeds, poolkit's controller only, and write how often it met the reference, as Markdown, to this file")
 	cpuSeeds       = flag.Int("cpu-seeds", 3, "how many seeds -cpu-seeds-report replays")
 )

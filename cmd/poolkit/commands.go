@@ -134,7 +134,8 @@ type autoscaleOutcome struct {
 }
 
 // runAutoscale runs the I/O scenarios in fake time (seconds) and, with
-// -full, the real-time ones (CPU-bound work, and I/O beside busy CPUs) in real time (about 16 minutes); the tests
+// -full, the real-time ones (CPU-bound work, and I/O beside busy CPUs) in
+// real time (autoscaleCPUTime: about 20 minutes on 2 CPUs); the tests
 // write their results as JSON and draw a plot per scenario.
 func runAutoscale(ctx context.Context, c config, root string, prog progress, stdout io.Writer) (o *autoscaleOutcome, err error) {
 	plots := absPath(filepath.Join(c.out, "autoscale"))
