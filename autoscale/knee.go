@@ -109,21 +109,20 @@ func (l *law) forgetKnee() {
 // windows, or less by that factor than one of them that ran at n workers
 // (workChanged, for the smallest pools, whose windows stray that far by
 // chance), is other work, as when a pool's tasks turn from computing to
-// calling out, or back. The
-// recent service times, the knee, the class and a step's verdict were
-// the old work's: kept, the old short service time would make every
-// growth look like one past a knee (at most doubling, a window at a time)
-// and keep the old work's objective of four service times. The memory's
-// rates and the sizes kept for latency go too: a rate is a need only at
-// its own work's service time, and the old work's peak at the new one's
-// would hold the pool far above both. The work's arrivals start afresh,
-// as at the pool's start: the smoothing from its first full window (the
-// old work's busy workers, trailing for a dozen windows, would be
-// recorded a tick at a time and walk the pool down a worker or two a
-// tick), the memory two full windows on. It returns what it found, for
-// the reason; "" when the work is the same. Early windows count too:
-// their mean is of the tasks short enough to end within them, so one
-// that rose this far rose.
+// calling out, or back. The recent service times, the knee, the class and
+// a step's verdict were the old work's: kept, the old short service time
+// would make every growth look like one past a knee (at most doubling, a
+// window at a time) and keep the old work's objective of four service
+// times. The memory's rates and the sizes kept for latency go too: a rate
+// is a need only at its own work's service time, and the old work's peak
+// at the new one's would hold the pool far above both. The work's
+// arrivals start afresh, as at the pool's start: the smoothing from its
+// first full window (the old work's busy workers, trailing for a dozen
+// windows, would be recorded a tick at a time and walk the pool down a
+// worker or two a tick), the memory two full windows on. It returns what
+// it found, for the reason; "" when the work is the same. Early windows
+// count too: their mean is of the tasks short enough to end within them,
+// so one that rose this far rose.
 func (l *law) reworked(o Observation) string {
 	if o.Service <= 0 || len(l.recent) == 0 {
 		return ""

@@ -175,6 +175,13 @@ func TestSearchReference(t *testing.T) {
 	if calls > 8 || len(tried) != calls {
 		t.Errorf("%d runs (%d kept) for 64 sizes, want at most 8, all kept", calls, len(tried))
 	}
+	for _, hi := range []int{0, 1, 2, 3, 4, 8, 48, 64, 384} {
+		calls := 0
+		eval.SearchReference(hi, func(n int) eval.Result { calls++; return model(n) })
+		if want := eval.ReferenceRuns(hi); calls != want {
+			t.Errorf("SearchReference(%d) ran %d sizes, ReferenceRuns says %d", hi, calls, want)
+		}
+	}
 	// No size within RefWait: the cheapest in the band, 20.
 	slowAll := func(n int) eval.Result { r := model(n); r.WaitP99 += time.Second; return r }
 	if ref, _ := eval.SearchReference(64, slowAll); ref.Controller != "fixed-20" {

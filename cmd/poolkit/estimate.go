@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,7 +127,7 @@ const comparedControllers = 4
 func autoscaleCPUTime(procs int) time.Duration {
 	var d time.Duration
 	for _, s := range eval.RealTimeScenarios(procs, func(int) {}) {
-		runs := 1 + bits.Len(uint(max(1, s.MaxFixed)-1)) + comparedControllers
+		runs := eval.ReferenceRuns(s.MaxFixed) + comparedControllers
 		d += time.Duration(runs) * s.Duration
 	}
 	return d
