@@ -122,3 +122,75 @@ func TestSchedReading(t *testing.T) {
 		t.Errorf("a zero window: %v CPUs, %v ready; want nothing", cpu, r)
 	}
 }
+
+// TestLawSchedWaitIsNotLoad: two workers on two CPUs that have room serve
+// 1,650 tasks a second and read 1.2 busy, but the process used 0.87 CPUs
+// and next to none of the busy workers were blocked: the rest was the
+// scheduler's (wake-ups, threads set aside), which one worker would not
+// pay. Under an objective one worker keeps, the law comes down to one
+// within the stabilisation window. Where the readings leave a third of
+// the busy workers blocked (I/O), where the CPUs are saturated, or where
+// the work is known to be I/O-bound, the busy workers are the load, and
+// it keeps two.
+func TestLawSchedWaitIsNotLoad(t *testing.T) {
+	ms := time.Millisecond
+	window := func(at time.Duration, n int, cpu, runnable float64) Observation {
+		o := steadyAt(at, n, 1650, 727*time.Microsecond) // 1.2 busy
+		return withCPU(o, cpu, runnable)
+	}
+	for _, c := range []struct {
+		name          string
+		cpu, runnable float64
+		class         Class
+		want          int
+	}{
+		{"CPU-bound, CPUs with room", 0.87, 0.25, Unknown, 1},
+		{"a third blocked", 0.6, 0.2, Unknown, 2},
+		{"CPUs saturated", 1.9, 0.1, Unknown, 2},
+		{"known I/O-bound", 0.87, 0.25, IOBound, 2},
+		{"no readings", 0, 0, Unknown, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := newObjectiveLaw(64)
+			l.cfg.targetWait = 100 * ms
+			l.class = c.class
+			n := 2
+			for at := time.Duration(0); at < 2*l.cfg.stabilization; at += 250 * ms {
+				n = l.decide(window(at, n, c.cpu, c.runnable)).to
+			}
+			if n != c.want {
+				t.Fatalf("ends at %d workers, want %d", n, c.want)
+			}
+		})
+	}
+}
+
+// TestLawEarlyTickQueueDrainsBeforeTheTick: one worker at nine tenths
+// busy queues a dozen tasks now and then; a tick a backlog brought
+// forward 40 ms into its window sees such a queue with the worker busy,
+// and 75 arrivals where 66 were due, within the Poisson spread. The queue
+// drains at the smoothed arrival rate well before the next regular tick:
+// the law holds, where judging the drain by the 40 ms window, or the
+// window's own rate, would grow the pool for Poisson noise. The same queue
+// behind arrivals that stepped up to 2,200 a second, which the smoothing
+// trails, does not drain: the law grows.
+func TestLawEarlyTickQueueDrainsBeforeTheTick(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	l.cfg.targetWait = 100 * ms
+	s := 520 * time.Microsecond
+	n := steadyFrom(l, 1, 0, 2*time.Second, 1650, s)
+	if n != 1 {
+		t.Fatalf("steady at 0.86 of one worker: %d workers, want 1", n)
+	}
+	o := steadyAt(2*time.Second+40*ms, 1, 1880, s)
+	o.Window, o.Arrivals, o.Completions = 40*ms, 75, 60
+	o.Busy, o.BusyNow, o.Queue, o.WaitP50, o.WaitP99 = 0.8, 1, 11, 2*ms, 5*ms
+	if d := decideEarly(l, o); d.to != 1 {
+		t.Fatalf("early tick, a queue of 11 at one worker: to %d (%q), want a hold", d.to, d.reason)
+	}
+	o.At, o.Lambda, o.Arrivals = o.At.Add(40*ms), 2200, 88
+	if d := decideEarly(l, o); d.to < 2 {
+		t.Fatalf("early tick, a queue of 11 behind arrivals of 2,200/s at one worker: to %d (%q), want growth", d.to, d.reason)
+	}
+}

@@ -84,7 +84,11 @@
 //     workers mostly wait on I/O is sized by Little's law as before. The
 //     readings are the whole process's, so the experiments have the last
 //     word: once a growth beyond GOMAXPROCS paid, the readings place no
-//     knee.
+//     knee. Where the CPUs have room, the same readings keep the
+//     scheduler's time out of the load: busy workers of CPU-bound work
+//     beyond the CPUs the process used were waking up or set aside, which
+//     fewer workers would not be, so the law counts the CPUs used as the
+//     load.
 //   - A knee is tested from below once (a step down that keeps 95% of the
 //     throughput over two windows moves it down; the throughput is taken
 //     both as counted, which is noisy, and as the busy workers over the

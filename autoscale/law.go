@@ -63,6 +63,7 @@ type law struct {
 	busy    float64   // busy workers, smoothed over ticks (EWMA)
 	cs2     float64   // the service times' squared coefficient of variation, smoothed (sizing.go)
 	lambda  float64   // arrivals per second, smoothed likewise
+	prior   float64   // lambda before the window being decided (sizing.go, arrivals)
 	ticks   int
 	full    int // ticks of full windows, not early ones
 }
@@ -83,6 +84,10 @@ func (l *law) decide(o Observation) decision {
 		// them. A window this short is read from the few tasks that
 		// ended in it; the long ones still running count for nothing.
 		o.Busy = max(o.Busy, float64(min(o.BusyNow, o.Size)))
+	} else if l.class != IOBound {
+		// The busy workers' wait for CPUs that have room is not load
+		// (cpu.go); an early window's readings are too short to tell.
+		o = withoutSchedWait(o)
 	}
 	// The smoothing starts at the first window, and again at the first
 	// full one when the windows before it were all early: an early window
@@ -90,6 +95,7 @@ func (l *law) decide(o Observation) decision {
 	// it (sustained). Other work is a new start (reworked): the smoothing
 	// restarts at its first full window.
 	changed := l.reworked(o)
+	l.prior = l.lambda
 	if l.ticks == 1 || l.full == 0 && !l.early {
 		l.busy, l.lambda = o.Busy, o.Lambda
 	} else {

@@ -72,10 +72,7 @@ func (l *law) late(o Observation) bool {
 // is saturated (a real backlog), the arrivals are taken at their smoothed
 // rate: a few tasks more in one window is Poisson noise.
 func (l *law) estimate(o Observation) (steady, need int) {
-	lambda := o.Lambda
-	if !o.Saturated() {
-		lambda = l.lambda
-	}
+	lambda := l.arrivals(o)
 	steady = l.need(o, lambda)
 	// A backlog is drained within a window, or drainWindows windows where
 	// a knee may be near (workers added for the drain would only queue
@@ -91,6 +88,26 @@ func (l *law) estimate(o Observation) (steady, need int) {
 		need = l.need(o, lambda+float64(o.Waiting())/drain.Seconds())
 	}
 	return steady, need
+}
+
+// arrivals is the arrival rate a window is sized for: the smoothed rate,
+// unless the window is saturated, where its own is a load the smoothing
+// trails. An early window's own rate (Controller.Run's tick, a few dozen
+// arrivals) counts only where its arrivals lie more than twice their
+// Poisson spread from what the smoothed rate before it brings in such a
+// window: a step (or other work, AUTO-16), not a blip of the same load,
+// which at a high utilisation queues now and then.
+func (l *law) arrivals(o Observation) float64 {
+	if !o.Saturated() {
+		return l.lambda
+	}
+	if l.early && o.Window > 0 {
+		expect := l.prior * o.Window.Seconds()
+		if math.Abs(float64(o.Arrivals)-expect) <= 2*math.Sqrt(expect) {
+			return l.lambda
+		}
+	}
+	return o.Lambda
 }
 
 // need is the workers Little's law asks for, with staff's headroom:
@@ -196,13 +213,23 @@ func backlogged(o Observation) bool {
 // drains reports whether the queue empties within one window at the
 // current size if arrivals run at their smoothed rate, which itself needs
 // no more workers than there are.
+//
+// A tick a backlog brought forward (Controller.Run) comes a few dozen
+// milliseconds into its window: the queue is given until the next regular
+// tick, and the arrivals are taken at the window's rate where that is a
+// step up (arrivals). A queue that drains before the tick is the noise of
+// Poisson arrivals at a high utilisation, not a size that is wrong.
 func (l *law) drains(o Observation) bool {
-	if o.Service <= 0 || o.Window <= 0 || l.lambda <= 0 {
+	lambda, win := l.lambda, o.Window
+	if l.early {
+		lambda, win = l.arrivals(o), max(win, l.cfg.tick)
+	}
+	if o.Service <= 0 || win <= 0 || lambda <= 0 {
 		return false
 	}
-	if l.staff(o, l.lambda*o.Service.Seconds()) > o.Size {
+	if l.staff(o, lambda*o.Service.Seconds()) > o.Size {
 		return false
 	}
-	spare := float64(o.Size)/o.Service.Seconds() - l.lambda // completions a second beyond the arrivals, all busy
-	return spare > 0 && float64(o.Waiting()) <= spare*o.Window.Seconds()
+	spare := float64(o.Size)/o.Service.Seconds() - lambda // completions a second beyond the arrivals, all busy
+	return spare > 0 && float64(o.Waiting()) <= spare*win.Seconds()
 }
