@@ -150,6 +150,7 @@ func TestLawSchedWaitIsNotLoad(t *testing.T) {
 		{"known I/O-bound", 0.87, 0.25, IOBound, 2},
 		{"no readings", 0, 0, Unknown, 2},
 	} {
+		c := c
 		t.Run(c.name, func(t *testing.T) {
 			l := newObjectiveLaw(64)
 			l.cfg.targetWait = 100 * ms
