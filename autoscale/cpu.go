@@ -50,7 +50,17 @@ func measuredCPUBound(o Observation) bool {
 	p := float64(max(1, o.GOMAXPROCS))
 	// A reading beyond twice the CPUs is not a reading of real time (a
 	// window of a fake clock, in tests): nothing is concluded from it.
-	if o.CPU < cpuSaturated*p || o.CPU > 2*p || o.Busy < 1 {
+	if o.CPU < cpuSaturated*p || o.CPU > 2*p {
+		return false
+	}
+	return runningOrReady(o)
+}
+
+// runningOrReady reports whether o's busy workers (one at least) were all
+// but cpuBlockedShare of them running or ready to run, as far as the
+// process's readings tell: the rest is the least number blocked.
+func runningOrReady(o Observation) bool {
+	if o.Busy < 1 {
 		return false
 	}
 	// More goroutines waiting for a CPU than the pool has busy workers:
@@ -80,21 +90,17 @@ func measuredCPUBound(o Observation) bool {
 // where one served the load.
 //
 // So where the CPUs have room and the work is CPU-bound by the measure
-// above (all but cpuBlockedShare of the busy workers running or ready to
-// run), the law counts as load the CPUs the process used, not the busy
-// workers, and the service time in the same proportion: the load the
-// arrivals bring at the tasks' own length. The process's CPU time
-// includes the rest of the process, which can only make the load counted
-// larger. Where the CPUs are saturated, the wait for one is a queue that
-// more workers only join (cpuKnee); where the work is known to be
-// I/O-bound, the readings decide nothing; an early window's are too short
-// to read.
+// above (runningOrReady), the law counts as load the CPUs the process
+// used, not the busy workers, and the service time in the same
+// proportion: the load the arrivals bring at the tasks' own length. The
+// process's CPU time includes the rest of the process, which can only
+// make the load counted larger. Where the CPUs are saturated, the wait
+// for one is a queue that more workers only join (cpuKnee); where the
+// work is known to be I/O-bound, the readings decide nothing; an early
+// window's are too short to read.
 func withoutSchedWait(o Observation) Observation {
 	p := float64(max(1, o.GOMAXPROCS))
-	if o.CPU <= 0 || o.CPU >= cpuSaturated*p || o.Busy < 1 || o.Busy <= o.CPU || o.Runnable > o.Busy+1 {
-		return o
-	}
-	if o.Busy-o.CPU-o.Runnable > cpuBlockedShare*o.Busy {
+	if o.CPU <= 0 || o.CPU >= cpuSaturated*p || o.Busy <= o.CPU || !runningOrReady(o) {
 		return o
 	}
 	f := o.CPU / o.Busy

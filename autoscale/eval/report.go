@@ -47,16 +47,16 @@ func Reference(fixed []Result) Result {
 	return fixed[best]
 }
 
+// ReferenceRuns is how many sizes SearchReference(hi, ...) tries: hi, then
+// one a halving of the range below it.
+func ReferenceRuns(hi int) int { return 1 + bits.Len(uint(max(1, hi)-1)) }
+
 // SearchReference finds the reference among the sizes 1 to hi by
 // bisection, calling run for each size it tries (ReferenceRuns(hi) runs),
 // and returns it with every run made. It relies on a larger fixed size
 // serving at least as much with waits no longer, which holds for an
 // open-loop load up to noise; Reference then chooses among the runs made,
 // so noise moves the pick to a neighbour at worst.
-// ReferenceRuns is how many sizes SearchReference(hi, ...) tries: hi, then
-// one a halving of the range below it.
-func ReferenceRuns(hi int) int { return 1 + bits.Len(uint(max(1, hi)-1)) }
-
 func SearchReference(hi int, run func(n int) Result) (ref Result, tried []Result) {
 	hi = max(1, hi)
 	byN := map[int]Result{}
