@@ -51,7 +51,9 @@
 //     within a window, is a momentary one: hold, unless its p99 wait broke
 //     the objective; then one worker more (CauseLatency: the log says when
 //     the pool grew for latency), which the pool keeps while the load stays
-//     as high (below). So is a need at most a tenth above the size (in
+//     as high (below); but not within the stabilisation window of a growth
+//     while there are more workers than the arrivals need: those waits are
+//     the backlog's the growth drained. So is a need at most a tenth above the size (in
 //     whole workers: none below ten), with the waits within the objective
 //     and nothing refused: the size give or take a window's noise, as for
 //     a shrink (below); heavy-tailed service times at a steady load raise

@@ -89,6 +89,12 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// The arrivals need no more workers than there are: a momentary
 		// queue, which most tasks waited in for less than a service time.
 		return hold(o, CauseHoldBurst, fmt.Sprintf("%s, but Little's law asks for only %d", waiting(o), need))
+	case o.Rejections == 0 && l.late(o) && !settled && steady < n:
+		// Within the stabilisation window of a growth, with more workers
+		// than the arrivals need, the waits are those of the backlog the
+		// growth drained, not a shortfall of workers: one more would stand
+		// for the window, and hold the drain's workers with it.
+		return l.holdBurst(o, steady, fmt.Sprintf("%s, p99 wait %v above the objective %v: the backlog's, drained by the growth %v ago; the arrivals need %d", waiting(o), o.WaitP99, l.objective(o), o.At.Sub(l.grewAt), steady))
 	case o.Rejections == 0 && l.late(o):
 		// Little's law says the size suffices, but the p99 wait broke the
 		// objective: one worker more, for latency.

@@ -874,3 +874,31 @@ func TestLawEarlyWindowShorterThanTheTasks(t *testing.T) {
 		t.Errorf("early window at the start, no task ever ended: to %d (%q), want a guess above 28", d.to, d.reason)
 	}
 }
+
+// TestLawNoLatencyWorkerForADrainedBacklog: a growth from 13 to 38 drained
+// a backlog of 20 ms calls arriving at 800 a second (19 busy); the window
+// after it still shows the backlog's waits, p99 268 ms against an
+// objective of about 96, with a few tasks queued. Those waits are the
+// drain's, not a shortfall of workers: the law holds, and shrinks to what
+// the arrivals need within a second. A worker for latency there (39) stood
+// for the stabilisation window and held the drain's workers with it, five
+// seconds of 38 where about 21 do.
+func TestLawNoLatencyWorkerForADrainedBacklog(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	l.class = IOBound
+	s := 24 * ms
+	steadyFrom(l, 20, 0, time.Second, 800, s)
+	l.grewAt = t0.Add(time.Second)
+	o := steadyAt(1250*ms, 38, 800, s)
+	o.Queue, o.WaitP50, o.WaitP99 = 16, 2*ms, 268*ms
+	decideT(t, l, o, 38, "drained by the growth")
+	n := 38
+	at := 1500 * ms
+	for ; at < 2500*ms && n == 38; at += 250 * ms {
+		n = l.decide(steadyAt(at, n, 800, s)).to
+	}
+	if n >= 25 {
+		t.Fatalf("a second after the drain: %d workers, want what 19 busy need (about 21)", n)
+	}
+}

@@ -140,8 +140,10 @@ type Result struct {
 	// WorkerSeconds is the integral of the size over the run.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// Flaps counts direction reversals of the size per minute.
-	Flaps   float64 `json:"flaps_per_min"`
-	Resizes int     `json:"resizes"`
+	Flaps float64 `json:"flaps_per_min"`
+	// Resizes counts the changes of size the controller made while the
+	// load lasted, each one, however soon another followed.
+	Resizes int `json:"resizes"`
 	// ResizesPerMinute is Resizes over the run's length in minutes.
 	ResizesPerMinute float64 `json:"resizes_per_min"`
 	// SettleUp and SettleDown are the longest settling times after the
@@ -198,7 +200,8 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	if err != nil {
 		panic(err)
 	}
-	m, tick, stop := c.Start(p)
+	sized := &sized{Pool: p, size: size, since: time.Now()}
+	m, tick, stop := c.Start(sized)
 	if tick == nil {
 		tick = func() {}
 	}
@@ -320,6 +323,7 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 		}
 		time.Sleep(time.Until(start.Add(el + step)))
 	}
+	ws, sizes := sized.end()
 	close(done)
 	ticker.Wait()
 	if stop != nil {
@@ -341,32 +345,73 @@ func Run(s Scenario, c Controller, seed uint64) Result {
 	r.EndWaitP99 = percentile(endWaits, 0.99)
 	mu.Unlock()
 	r.Throughput = float64(r.Completed) / s.Duration.Seconds()
+	r.WorkerSeconds = ws
+	r.resizes(s, sizes)
 	r.summarise(s)
 	return r
 }
 
-func (r *Result) summarise(s Scenario) {
-	dir := 0
-	flips := 0
-	for i, pt := range r.Series {
-		r.WorkerSeconds += float64(pt.Size) * Tick.Seconds()
-		if i == 0 {
-			continue
-		}
-		d := pt.Size - r.Series[i-1].Size
-		if d != 0 {
-			r.Resizes++
-			if nd := sign(d); dir != 0 && nd != dir {
-				flips++
-			}
-			dir = sign(d)
-		}
+// sized is the pool as the controllers see it: it records every size they
+// set, and when, so that a run's worker-seconds are the integral of its
+// size and its resizes every change, not what a sample each tick saw (a
+// shrink just before a sample would count for the whole tick, and a grow
+// undone between two samples not at all).
+type sized struct {
+	*pool.Pool // and so SelfMeasuring, as the pool itself
+
+	mu    sync.Mutex
+	size  int       // the size since since
+	since time.Time // zero once the load has ended
+	ws    float64   // worker-seconds before since
+	sizes []int     // the sizes set, the starting one first
+}
+
+func (s *sized) Resize(n int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.Pool.Resize(n); err != nil || n == s.size || s.since.IsZero() {
+		return err
 	}
-	if n := len(r.Series); n > 0 {
-		r.Final = r.Series[n-1].Size
+	now := time.Now()
+	s.ws += float64(s.size) * now.Sub(s.since).Seconds()
+	if len(s.sizes) == 0 {
+		s.sizes = append(s.sizes, s.size)
+	}
+	s.sizes = append(s.sizes, n)
+	s.size, s.since = n, now
+	return nil
+}
+
+// end closes the record when the load ends: the worker-seconds until now,
+// and the sizes set (empty where none changed). The controller's resizes
+// after it, while the run stops, do not count.
+func (s *sized) end() (float64, []int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := s.ws + float64(s.size)*time.Since(s.since).Seconds()
+	s.since = time.Time{}
+	return ws, s.sizes
+}
+
+// resizes counts the changes among sizes, and their reversals of direction.
+func (r *Result) resizes(s Scenario, sizes []int) {
+	dir, flips := 0, 0
+	for i := 1; i < len(sizes); i++ {
+		d := sign(sizes[i] - sizes[i-1])
+		r.Resizes++
+		if dir != 0 && d != dir {
+			flips++
+		}
+		dir = d
 	}
 	r.Flaps = float64(flips) / s.Duration.Minutes()
 	r.ResizesPerMinute = float64(r.Resizes) / s.Duration.Minutes()
+}
+
+func (r *Result) summarise(s Scenario) {
+	if n := len(r.Series); n > 0 {
+		r.Final = r.Series[n-1].Size
+	}
 	for _, ph := range s.phases() {
 		var sizes []Point
 		peak := 0

@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -258,5 +259,49 @@ func TestRealTimeScenariosGrowWithCPUs(t *testing.T) {
 	}
 	if got := realTimeCeilingFor(2); got != ioCeiling {
 		t.Errorf("2 CPUs: a real-time ceiling of %d; recorded with %d", got, ioCeiling)
+	}
+}
+
+// jumps resizes the pool on its own clock, between the harness's ticks
+// and undone before the next: each step waits its delay, then sets its
+// size.
+type jumps []struct {
+	after time.Duration
+	size  int
+}
+
+func (j jumps) Name() string { return "jumps" }
+func (j jumps) Initial() int { return 4 }
+func (j jumps) Start(r resize.Resizer) (*autoscale.Meter, func(), func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, s := range j {
+			time.Sleep(s.after)
+			_ = r.Resize(s.size)
+		}
+	}()
+	return nil, nil, func() { <-done }
+}
+
+// TestWorkerSecondsIntegrateEveryResize: a run's worker-seconds are the
+// integral of its size and its resizes every change, wherever they fall
+// between the ticks' samples. Sampled at the ticks, as they once were,
+// the first shrink counted for the whole tick before it, and the growth
+// undone within a tick not at all. Fake time, so the integral is exact.
+func TestWorkerSecondsIntegrateEveryResize(t *testing.T) {
+	s := oneSlot(0)
+	c := jumps{{100 * time.Millisecond, 1}, {50 * time.Millisecond, 6}, {20 * time.Millisecond, 1}, {0, 1}}
+	r := runIn(t, s, c, 42)
+	// 4 for 100 ms, 1 for 50 ms, 6 for 20 ms, then 1 to the end (2 s).
+	want := 4*0.1 + 1*0.05 + 6*0.02 + 1*(2-0.17)
+	if math.Abs(r.WorkerSeconds-want) > 1e-9 {
+		t.Errorf("worker-seconds %v, want %v", r.WorkerSeconds, want)
+	}
+	if r.Resizes != 3 || r.Flaps != 2/s.Duration.Minutes() {
+		t.Errorf("%d resizes, %v flaps a minute; want 3 and %v", r.Resizes, r.Flaps, 2/s.Duration.Minutes())
+	}
+	if f := runIn(t, s, eval.Fixed(3), 42); f.WorkerSeconds != 3*s.Duration.Seconds() || f.Resizes != 0 {
+		t.Errorf("fixed-3: %v worker-seconds, %d resizes; want %v, 0", f.WorkerSeconds, f.Resizes, 3*s.Duration.Seconds())
 	}
 }
