@@ -53,12 +53,13 @@
 //     the pool grew for latency), which the pool keeps while the load stays
 //     as high (below); but not within the stabilisation window of a growth
 //     while there are more workers than the arrivals need: those waits are
-//     the backlog's the growth drained. So is a need at most a tenth above the size (in
-//     whole workers: none below ten), with the waits within the objective
-//     and nothing refused: the size give or take a window's noise, as for
-//     a shrink (below); heavy-tailed service times at a steady load raise
-//     it by that much now and then, and following them walked the pool up
-//     a few workers and down again a stabilisation window later.
+//     the backlog's the growth drained. So is a need at most a tenth above
+//     the size (in whole workers: none below ten), with the waits within
+//     the objective and nothing refused: the size give or take a window's
+//     noise, as for a shrink (below); heavy-tailed service times at a
+//     steady load raise it by that much now and then, and following them
+//     walked the pool up a few workers and down again a stabilisation
+//     window later.
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their
