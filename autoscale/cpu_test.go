@@ -42,6 +42,48 @@ func TestLawCPUBoundByMeasurement(t *testing.T) {
 	}
 }
 
+// TestLawKneeSurvivesTheShrinksTail: a CPU-bound pool grown past its CPUs
+// before the measurement told comes down to 2; in the window after, the
+// workers above 2 end the tasks they held, lengthened by sharing two CPUs
+// with all of them. Neither that window nor the next is other work: the
+// knee stays, and the pool with it. Read against the window's size alone,
+// they were: from 16 workers, the tail's mean of 1.6ms and then the work's
+// own 0.5ms, less by more than the 2.5 a pool of two strays; from 49, the
+// tail's 12ms, more than 2.5 times the least before it (1.8ms, at 8). The
+// law forgot the knee, grew (to the ceiling, from 49), and found it again a
+// window later, over and over.
+func TestLawKneeSurvivesTheShrinksTail(t *testing.T) {
+	ms, us := time.Millisecond, time.Microsecond
+	for _, c := range []struct {
+		name   string
+		before []Observation // the windows that grew the pool
+		knee   Observation   // the window that found the CPUs saturated
+		tail   time.Duration // the next window's mean at 2
+	}{
+		{"from 16", nil, withCPU(saturated(0, 16, 6000, 4000, 4*ms), 2, 14), 1600 * us},
+		{"from 49", []Observation{withCPU(saturated(0, 8, 6000, 3900, 1800*us), 2, 1)},
+			withCPU(saturated(250*ms, 49, 6000, 3900, 12600*us), 2, 47), 12250 * us},
+	} {
+		l := newObjectiveLaw(64)
+		for _, o := range c.before {
+			l.decide(o)
+		}
+		decideT(t, l, c.knee, 2, "CPU-bound, knee at 2")
+		at := c.knee.At.Sub(t0) + 250*ms
+		o := withCPU(saturated(at, 2, 6000, 4000, c.tail), 2, 0.1)
+		o.Busy = 6.4
+		if d := l.decide(o); d.to != 2 || l.knee != 2 {
+			t.Fatalf("%s, the tail's window: to %d (%q), knee %d; want the knee at 2 kept", c.name, d.to, d.reason, l.knee)
+		}
+		for end := at + 2*time.Second; at < end; {
+			at += 250 * ms
+			if d := l.decide(withCPU(saturated(at, 2, 6000, 4000, 500*us), 2, 0.1)); d.to != 2 || l.knee != 2 {
+				t.Fatalf("%s, at %v: to %d (%q), knee %d; want the knee at 2 kept", c.name, at, d.to, d.reason, l.knee)
+			}
+		}
+	}
+}
+
 // TestLawIOInABusyProcess: the CPUs are saturated by the rest of the
 // process, but most of the pool's busy workers are neither running nor
 // ready to run: they wait on I/O, and the law sizes the pool by Little's
@@ -167,18 +209,20 @@ func TestLawSchedWaitIsNotLoad(t *testing.T) {
 }
 
 // TestLawEarlyTickQueueDrainsBeforeTheTick: one worker at nine tenths
-// busy queues a dozen tasks now and then; a tick a backlog brought
+// busy queues thirty tasks now and then; a tick a backlog brought
 // forward 40 ms into its window sees such a queue with the worker busy,
 // and 75 arrivals where 66 were due, within the Poisson spread. The queue
 // drains at the smoothed arrival rate well before the next regular tick:
 // the law holds, where judging the drain by the 40 ms window, or the
-// window's own rate, would grow the pool for Poisson noise. The same queue
+// window's own rate, would grow the pool for Poisson noise. (The objective
+// is shorter than the queue's last task waits to start, 15.6ms, so that
+// the queue is not one AUTO-17 keeps whatever its drain.) The same queue
 // behind arrivals that stepped up to 2,200 a second, which the smoothing
 // trails, does not drain: the law grows.
 func TestLawEarlyTickQueueDrainsBeforeTheTick(t *testing.T) {
 	ms := time.Millisecond
 	l := newObjectiveLaw(64)
-	l.cfg.targetWait = 100 * ms
+	l.cfg.targetWait = 15 * ms
 	s := 520 * time.Microsecond
 	n := steadyFrom(l, 1, 0, 2*time.Second, 1650, s)
 	if n != 1 {
@@ -186,12 +230,15 @@ func TestLawEarlyTickQueueDrainsBeforeTheTick(t *testing.T) {
 	}
 	o := steadyAt(2*time.Second+40*ms, 1, 1880, s)
 	o.Window, o.Arrivals, o.Completions = 40*ms, 75, 60
-	o.Busy, o.BusyNow, o.Queue, o.WaitP50, o.WaitP99 = 0.8, 1, 11, 2*ms, 5*ms
+	o.Busy, o.BusyNow, o.Queue, o.WaitP50, o.WaitP99 = 0.8, 1, 30, 2*ms, 5*ms
+	if l.queueKept(o) {
+		t.Fatalf("a queue of 30 of %v at one worker, objective %v: kept", s, l.objective(o))
+	}
 	if d := decideEarly(l, o); d.to != 1 {
-		t.Fatalf("early tick, a queue of 11 at one worker: to %d (%q), want a hold", d.to, d.reason)
+		t.Fatalf("early tick, a queue of 30 at one worker: to %d (%q), want a hold", d.to, d.reason)
 	}
 	o.At, o.Lambda, o.Arrivals = o.At.Add(40*ms), 2200, 88
 	if d := decideEarly(l, o); d.to < 2 {
-		t.Fatalf("early tick, a queue of 11 behind arrivals of 2,200/s at one worker: to %d (%q), want growth", d.to, d.reason)
+		t.Fatalf("early tick, a queue of 30 behind arrivals of 2,200/s at one worker: to %d (%q), want growth", d.to, d.reason)
 	}
 }

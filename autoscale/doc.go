@@ -60,6 +60,20 @@
 //     steady load raise it by that much now and then, and following them
 //     walked the pool up a few workers and down again a stabilisation
 //     window later.
+//   - A window's figures are news only beyond their sampling spread. Its
+//     arrivals (Poisson: the square root of their count) and its mean
+//     service time (its spread over the square root of the completions)
+//     count as its own only where they lie more than three standard
+//     errors from what the windows before it bring in (the smoothed rate;
+//     the recent windows' mean); within, the pool is sized from those. At
+//     two, one window in forty-four reads high by chance: at four ticks a
+//     second, five or six growths a minute, each undone by a shrink a
+//     stabilisation window later. A queue whose last task starts within
+//     the objective at the current size, with the arrivals needing no
+//     more than the size give or take a tenth, is the queue the
+//     objective's sizing leaves now and then at a high utilisation, not a
+//     backlog: no workers are added to drain it; where the arrivals need
+//     more, the pool grows to their need without a drain.
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their
@@ -102,7 +116,10 @@
 //     it where it was doubles the time to the next, up to 80 seconds, so
 //     that a saturated pool settles. It is dropped at once when the mean
 //     service time moves 2.5-fold from the one it was found at (the work
-//     changed: a CPU phase gave way to I/O, a downstream slowed down).
+//     changed: a CPU phase gave way to I/O, a downstream slowed down),
+//     both read in windows whose tasks ran at the knee's size: a shrink is
+//     lazy, and in the window after it the workers above the new size end
+//     tasks that shared the bottleneck with all of them.
 //   - Under-use (no backlog): shrink towards what the smoothed busy workers
 //     need, taking the largest need of the stabilisation window
 //     (WithStabilization, 5s), in one step, and only when that need is a

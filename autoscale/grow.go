@@ -51,6 +51,22 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// their smoothed rate: Poisson noise, not a change of load. The
 		// stabilisation window keeps what the arrivals need.
 		return l.holdBurst(o, steady, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
+	case o.Rejections == 0 && !l.late(o) && l.queueKept(o) && steady <= n+growBand(n):
+		// The queue's last task starts within the objective, and the
+		// arrivals need no more than the size, give or take a tenth: the
+		// queue is the objective's, not a backlog. Draining it would add
+		// workers for a window and take them away a stabilisation window
+		// later, at a load that never changed.
+		return l.holdBurst(o, steady, fmt.Sprintf("%s, its last task starting within the objective %v at %d workers: the arrivals need %d", waiting(o), l.objective(o), n, steady))
+	case o.Rejections == 0 && !l.late(o) && l.queueKept(o):
+		// The arrivals need more than the size, but the queue is within
+		// the objective: the arrivals' need, without a drain.
+		need = steady
+		to = need
+		if l.suspect(o) {
+			to = min(need, 2*n)
+		}
+		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, the queue within the objective", waiting(o), o.Utilization(), need)
 	case o.Rejections == 0 && !l.late(o) && need > n && need <= n+growBand(n):
 		// Little's law asks for a tenth more at most, with the waits
 		// within the objective: the size, give or take one window's

@@ -78,9 +78,11 @@ func cpuCeiling(o Observation) int { return int(math.Ceil(1.5 * float64(max(1, o
 // tasks share the bottleneck with more or fewer others (past a CPU knee,
 // four workers on two CPUs take twice as long as two), which is not a
 // change of work. A knee placed from a service time measured at another
-// size takes its first window at its own size as the reference.
+// size takes its first window at its own size as the reference. The window
+// after a change of size is at neither: a shrink is lazy, and the workers
+// above the new size end their tasks in it (see beside).
 func (l *law) expire(o Observation) (decision, bool) {
-	if l.knee == 0 || o.Size != l.knee || o.Service <= 0 {
+	if l.knee == 0 || o.Size != l.knee || l.beside != l.knee || o.Service <= 0 {
 		return decision{}, false
 	}
 	if l.kneeSAt != l.knee {
@@ -105,7 +107,8 @@ func (l *law) forgetKnee() {
 // reworked forgets what the law learned of the work when a window's mean
 // service time moved further than a knee can explain: past a knee of k
 // units, the n workers share them and each task lengthens n/k times at
-// most (k ≥ 1), so a mean more than n times the least of the recent
+// most (k ≥ 1; n counts the workers a shrink left ending their tasks in
+// the window: beside), so a mean more than n times the least of the recent
 // windows, or less by that factor than one of them that ran at n workers
 // (workChanged, for the smallest pools, whose windows stray that far by
 // chance), is other work, as when a pool's tasks turn from computing to
@@ -128,7 +131,7 @@ func (l *law) reworked(o Observation) string {
 		return ""
 	}
 	var was time.Duration
-	if lo := l.least(); float64(o.Service) > max(float64(o.Size), workChanged)*float64(lo) {
+	if lo := l.least(); float64(o.Service) > max(float64(l.beside), workChanged)*float64(lo) {
 		was = lo
 	} else if !l.early {
 		for _, r := range l.recent {

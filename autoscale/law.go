@@ -64,6 +64,8 @@ type law struct {
 	cs2     float64   // the service times' squared coefficient of variation, smoothed (sizing.go)
 	lambda  float64   // arrivals per second, smoothed likewise
 	prior   float64   // lambda before the window being decided (sizing.go, arrivals)
+	last    int       // the size of the last window decided
+	beside  int       // the most workers the tasks of the window being decided ran beside
 	ticks   int
 	full    int // ticks of full windows, not early ones
 }
@@ -79,6 +81,13 @@ type law struct {
 // reason of what the later rules decide.
 func (l *law) decide(o Observation) decision {
 	l.ticks++
+	// A shrink is lazy: the workers above the new size end the tasks they
+	// hold in the window after it, so its tasks ran beside as many as the
+	// size before. A CPU-bound pool brought from 49 workers to 2 ends tasks
+	// of 12ms in the next window, where its own take 0.5ms: against its
+	// size of 2 that is other work (reworked), and so is the window after,
+	// against that one.
+	l.beside, l.last = max(o.Size, l.last), o.Size
 	if l.early {
 		// The wake-up fired with every worker busy and a queue behind
 		// them. A window this short is read from the few tasks that
@@ -114,7 +123,7 @@ func (l *law) decide(o Observation) decision {
 	// within it: it would pass for the least service time for eight
 	// windows, and every growth after it for one past a knee.
 	if o.Service > 0 && o.Completions > 0 && !l.early {
-		l.recent = append(l.recent, sample{o.Service, o.Size})
+		l.recent = append(l.recent, sample{o.Service, l.beside})
 		if len(l.recent) > recentWindows {
 			l.recent = l.recent[1:]
 		}

@@ -206,6 +206,7 @@ func TestLawKneeExpires(t *testing.T) {
 // Little's law asking for no more workers, is no reason to grow.
 func TestLawHoldsOnAMomentaryQueue(t *testing.T) {
 	l := newLaw(64)
+	l.cfg.targetWait = 100 * time.Millisecond            // the last of the 80 queued starts in 160ms
 	o := saturated(0, 10, 300, 300, 20*time.Millisecond) // needs ceil(7.5) = 8
 	o.WaitP50, o.Queue = time.Millisecond, 80            // 10 workers drain 50 in a window
 	decideT(t, l, o, 10, "asks for only 8")
@@ -216,11 +217,16 @@ func TestLawHoldsOnAMomentaryQueue(t *testing.T) {
 // tasks in it waited longer than a service time.
 func TestLawHoldsOnABurstItDrains(t *testing.T) {
 	l := newLaw(64)
+	l.cfg.targetWait = 80 * time.Millisecond // shorter than the 50 queued take to start: 100ms
 	o := saturated(0, 10, 300, 300, 20*time.Millisecond)
 	o.WaitP50 = 40 * time.Millisecond // 10 workers serve 500/s: 200/s spare, 50 a window
 	decideT(t, l, o, 10, "drained within a window")
 	o.At, o.Queue = o.At.Add(250*time.Millisecond), 51
-	decideT(t, l, o, 11, "one more worker")
+	decideT(t, l, o, 12, "Little's law asks for 12") // 300/s and 51 in 250ms
+	// Refusals are no noise: with the size enough for the arrivals and no
+	// backlog, one step, for the next window to judge.
+	o.At, o.Queue, o.WaitP50, o.Rejections = o.At.Add(250*time.Millisecond), 5, time.Millisecond, 3
+	decideT(t, l, o, 11, "3 refused: one more worker")
 }
 
 // TestLawSizesForTheBacklog: a backlog (its typical task waited longer
@@ -702,16 +708,22 @@ func TestLawEarlyTickPlacesNoKnee(t *testing.T) {
 func TestLawGrowBand(t *testing.T) {
 	ms := time.Millisecond
 	at := func(n int, lambda float64) Observation { return saturated(0, n, lambda, lambda, 30*ms) }
-	lambdaFor := func(l func() *law, n, want int) float64 {
+	lambdaFor := func(mk func() *law, n, want int) float64 {
 		for lambda := 1.0; lambda < 5000; lambda += 0.25 {
-			if _, need := l().estimate(at(n, lambda)); need == want {
+			l, o := mk(), at(n, lambda)
+			l.decide(o)
+			if _, need := l.estimate(o); need == want { // as the decision saw it
 				return lambda
 			}
 		}
 		t.Fatalf("no arrival rate needs %d at %d", want, n)
 		return 0
 	}
-	quiet := func() *law { return newLaw(64) } // waits within its objective
+	quiet := func() *law { // waits within its objective, a queue it does not keep (AUTO-17)
+		l := newLaw(64)
+		l.cfg.targetWait = 20 * ms // the 50 queued behind 40 workers start within 38ms
+		return l
+	}
 	if d := quiet().decide(at(40, lambdaFor(quiet, 40, 44))); d.to != 40 || d.cause != CauseHoldBurst {
 		t.Errorf("need 44 at 40: to %d (%s: %q), want a hold", d.to, d.cause, d.reason)
 	}
@@ -728,6 +740,90 @@ func TestLawGrowBand(t *testing.T) {
 	}
 	if d := late().decide(at(40, lambdaFor(late, 40, 42))); d.to != 42 {
 		t.Errorf("need 42 at 40 with the p99 wait above the objective: to %d (%q), want 42", d.to, d.reason)
+	}
+}
+
+// heavyTailed is a law that has sized a pool of 35 through 3 s of calls
+// of a mean 32ms and a spread of 42ms (lognormal-like, cs² 1.7) at
+// 1000/s: 32 busy, no queue.
+func heavyTailed() *law {
+	l := newObjectiveLaw(64)
+	l.class = IOBound
+	for at := time.Duration(0); at < 3*time.Second; at += 250 * time.Millisecond {
+		o := steadyAt(at, 35, 1000, 32*time.Millisecond)
+		o.ServiceSD = 42 * time.Millisecond
+		l.decide(o)
+	}
+	return l
+}
+
+// queuedAt is a window of heavyTailed's load with q tasks queued behind
+// all 35 workers busy: mean service time s, arrivals a (1000/s brings in
+// 250), the median task waiting wait and the p99 within the objective
+// (four times 32ms).
+func queuedAt(s time.Duration, a uint64, q int, wait time.Duration) Observation {
+	o := steadyAt(3*time.Second, 35, 1000, s)
+	o.ServiceSD, o.Completions = 48*time.Millisecond, 240
+	o.Arrivals, o.Lambda = a, float64(4*a)
+	o.Busy, o.BusyNow, o.Queue, o.WaitP50, o.WaitP99 = 35, 35, q, wait, 100*time.Millisecond
+	return o
+}
+
+// TestLawSizesBeyondTheSpreadOnly: a window's mean service time and
+// arrivals are its own only beyond their sampling spread, three standard
+// errors in a regular window, from what the windows before it bring in:
+// within it, a cluster of long calls (37ms against 32, within three
+// standard errors of 240 completions spread 48ms) or a few arrivals more
+// (290 where 1000/s brings in 250: 2.5 of the Poisson spread's 16) at a
+// steady load sizes with the recent windows' mean and the smoothed rate,
+// and holds; sized from the window's own, it would grow past a tenth and
+// shrink a stabilisation window later. Beyond the spread (a 50ms mean; 320
+// arrivals), the window's own figures are the news, and the pool grows.
+func TestLawSizesBeyondTheSpreadOnly(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name string
+		o    Observation
+		grow bool
+	}{
+		{"a mean of 37ms", queuedAt(37*ms, 250, 20, 5*ms), false},
+		{"290 arrivals", queuedAt(32*ms, 290, 20, 5*ms), false},
+		{"a mean of 50ms", queuedAt(50*ms, 250, 20, 5*ms), true},
+		{"320 arrivals", queuedAt(32*ms, 320, 20, 5*ms), true},
+	} {
+		d := heavyTailed().decide(c.o)
+		if grew := d.to > 35; grew != c.grow {
+			t.Errorf("%s at 35 workers: to %d (%q), want growth %v", c.name, d.to, d.reason, c.grow)
+		}
+	}
+}
+
+// TestLawKeepsTheObjectivesQueue: a queue whose last task starts within
+// the objective at the current size (60 behind 35 workers of 32ms calls:
+// 55ms, of an objective of 128ms), with the arrivals needing no more than
+// the size, is the queue the objective's sizing leaves now and then at this
+// load, not a backlog: no workers are added to drain it, though its median
+// task waited longer than a call. A queue the size cannot start within the
+// objective (160: 146ms) is drained. Where the arrivals need more than
+// the size (a step to 1400/s), the pool grows to their need, without the
+// drain that would treat the queue as a backlog.
+func TestLawKeepsTheObjectivesQueue(t *testing.T) {
+	ms := time.Millisecond
+	if d := heavyTailed().decide(queuedAt(32*ms, 250, 60, 40*ms)); d.to != 35 || d.cause != CauseHoldBurst {
+		t.Errorf("60 queued at 35: to %d (%s: %q), want a hold", d.to, d.cause, d.reason)
+	}
+	l := heavyTailed()
+	o := queuedAt(32*ms, 350, 60, 40*ms)
+	d := l.decide(o)
+	steady, need := l.estimate(o) // as the decision saw them
+	if need <= steady {
+		t.Fatalf("60 queued at 1400/s: need %d, steady %d; want the drain to add workers", need, steady)
+	}
+	if d.to != steady {
+		t.Errorf("60 queued at 35, 1400/s: to %d (%q), want the arrivals' need %d, not %d with the drain", d.to, d.reason, steady, need)
+	}
+	if d := heavyTailed().decide(queuedAt(32*ms, 250, 160, 80*ms)); d.to <= 38 {
+		t.Errorf("160 queued at 35: to %d (%q), want growth to drain them", d.to, d.reason)
 	}
 }
 

@@ -84,7 +84,9 @@ func (l *law) base(s time.Duration) time.Duration {
 	return b
 }
 
-// sample is a window's mean service time and the size it ran at.
+// sample is a window's mean service time and the most workers its tasks
+// ran beside: its size, or the size before it where a shrink left workers
+// ending their tasks in it.
 type sample struct {
 	service time.Duration
 	size    int

@@ -92,18 +92,19 @@ func (l *law) estimate(o Observation) (steady, need int) {
 
 // arrivals is the arrival rate a window is sized for: the smoothed rate,
 // unless the window is saturated, where its own is a load the smoothing
-// trails. An early window's own rate (Controller.Run's tick, a few dozen
-// arrivals) counts only where its arrivals lie more than twice their
-// Poisson spread from what the smoothed rate before it brings in such a
-// window: a step (or other work, AUTO-16), not a blip of the same load,
-// which at a high utilisation queues now and then.
+// trails; and its own only where its arrivals lie beyond spread times
+// their Poisson spread from what the smoothed rate before it brings in
+// such a window (twice in an early window, Controller.Run's tick, a few
+// dozen arrivals; three times in a regular one): a step (or other work,
+// AUTO-16), not a blip of the same load, which at a high utilisation
+// queues now and then.
 func (l *law) arrivals(o Observation) float64 {
 	if !o.Saturated() {
 		return l.lambda
 	}
-	if l.early && o.Window > 0 {
+	if o.Window > 0 {
 		expect := l.prior * o.Window.Seconds()
-		if math.Abs(float64(o.Arrivals)-expect) <= 2*math.Sqrt(expect) {
+		if math.Abs(float64(o.Arrivals)-expect) <= l.spread()*math.Sqrt(expect) {
 			return l.lambda
 		}
 	}
@@ -116,7 +117,7 @@ func (l *law) need(o Observation, lambda float64) int {
 	if o.Service <= 0 || lambda <= 0 {
 		return 0
 	}
-	return l.staff(o, lambda*o.Service.Seconds())
+	return l.staff(o, lambda*l.sizing(o).Seconds())
 }
 
 // staffFrom is the offered load, in busy workers, from which staff
@@ -227,9 +228,74 @@ func (l *law) drains(o Observation) bool {
 	if o.Service <= 0 || win <= 0 || lambda <= 0 {
 		return false
 	}
-	if l.staff(o, lambda*o.Service.Seconds()) > o.Size {
+	s := l.sizing(o).Seconds()
+	if l.staff(o, lambda*s) > o.Size {
 		return false
 	}
-	spare := float64(o.Size)/o.Service.Seconds() - lambda // completions a second beyond the arrivals, all busy
+	spare := float64(o.Size)/s - lambda // completions a second beyond the arrivals, all busy
 	return spare > 0 && float64(o.Waiting()) <= spare*win.Seconds()
+}
+
+// queueKept reports a queue whose last task starts within the objective at
+// the current size (queue × S / N): one that the objective's sizing leaves
+// now and then at a steady load, not a backlog to drain (AUTO-17). Sized
+// for a p99 wait within the objective, a pool at a high utilisation
+// queues; heavy-tailed calls queue deeper. Work waiting outside the pool
+// (WithBacklog) is never kept: its arrivals are what the pool pulls, not
+// the load.
+func (l *law) queueKept(o Observation) bool {
+	s := l.sizing(o)
+	if o.Backlog > 0 || s <= 0 || o.Size <= 0 {
+		return false
+	}
+	return time.Duration(float64(o.Queue)/float64(o.Size)*float64(s)) <= l.objective(o)
+}
+
+// How many standard errors a window's arrivals (Poisson: the square root
+// of their count) or mean service time may lie from what the windows
+// before it bring in and still be the same load's noise (AUTO-17). A
+// regular window is tested every tick: at two standard errors one window
+// in forty-four reads high by chance, five or six a minute at four ticks
+// a second, each a growth that a shrink undoes a stabilisation window
+// later; at three, one in seven hundred and forty. An early window is
+// tested only when a backlog formed, and holds a few dozen arrivals: a
+// step of a third is about two standard errors there, and at three it
+// would read as noise.
+const (
+	regularSpread = 3
+	earlySpread   = 2
+)
+
+// spread is the spread, in standard errors, of the window being decided.
+func (l *law) spread() float64 {
+	if l.early {
+		return earlySpread
+	}
+	return regularSpread
+}
+
+// sizing is the mean service time o is sized with: o's own where it lies
+// beyond spread standard errors (its SD over the square root of its
+// completions) from the mean of the recent full windows (a regular
+// window's own among them), and that mean within it. A heavy-tailed
+// service time's mean moves by a tenth or more from one window to the
+// next at a steady load (a quarter of a second of lognormal calls of
+// σ = 1 at 1000 a second: 17% at two standard errors); sized from it, the
+// pool grew when a cluster of long calls queued and shrank a stabilisation
+// window later, at a load that never changed. Beyond the spread the work
+// changed, and the window's own mean is the news.
+func (l *law) sizing(o Observation) time.Duration {
+	if len(l.recent) < 2 || o.Service <= 0 || o.Completions < 2 {
+		return o.Service
+	}
+	var sum time.Duration
+	for _, r := range l.recent {
+		sum += r.service
+	}
+	mean := sum / time.Duration(len(l.recent))
+	se := float64(o.ServiceSD) / math.Sqrt(float64(o.Completions))
+	if math.Abs(float64(o.Service-mean)) > l.spread()*se {
+		return o.Service
+	}
+	return mean
 }
