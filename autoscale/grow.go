@@ -61,12 +61,11 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	case o.Rejections == 0 && !l.late(o) && l.queueKept(o):
 		// The arrivals need more than the size, but the queue is within
 		// the objective: the arrivals' need, without a drain.
-		need = steady
-		to = need
+		to = steady
 		if l.suspect(o) {
-			to = min(need, 2*n)
+			to = min(steady, 2*n)
 		}
-		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, the queue within the objective", waiting(o), o.Utilization(), need)
+		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, the queue within the objective", waiting(o), o.Utilization(), steady)
 	case o.Rejections == 0 && !l.late(o) && need > n && need <= n+growBand(n):
 		// Little's law asks for a tenth more at most, with the waits
 		// within the objective: the size, give or take one window's

@@ -92,9 +92,9 @@ func (l *law) estimate(o Observation) (steady, need int) {
 
 // arrivals is the arrival rate a window is sized for: the smoothed rate,
 // unless the window is saturated, where its own is a load the smoothing
-// trails; and its own only where its arrivals lie beyond spread times
-// their Poisson spread from what the smoothed rate before it brings in
-// such a window (twice in an early window, Controller.Run's tick, a few
+// trails; and its own only where its arrivals lie beyond the noise of
+// what the smoothed rate before it brings in such a window (noise: twice
+// their Poisson spread in an early window, Controller.Run's tick, a few
 // dozen arrivals; three times in a regular one): a step (or other work,
 // AUTO-16), not a blip of the same load, which at a high utilisation
 // queues now and then.
@@ -104,7 +104,7 @@ func (l *law) arrivals(o Observation) float64 {
 	}
 	if o.Window > 0 {
 		expect := l.prior * o.Window.Seconds()
-		if math.Abs(float64(o.Arrivals)-expect) <= l.spread()*math.Sqrt(expect) {
+		if l.noise(float64(o.Arrivals), expect, math.Sqrt(expect)) {
 			return l.lambda
 		}
 	}
@@ -266,16 +266,18 @@ const (
 	earlySpread   = 2
 )
 
-// spread is the spread, in standard errors, of the window being decided.
-func (l *law) spread() float64 {
+// noise reports whether a reading x of the window being decided lies
+// within its spread of ref, se being the reading's standard error.
+func (l *law) noise(x, ref, se float64) bool {
+	spread := float64(regularSpread)
 	if l.early {
-		return earlySpread
+		spread = earlySpread
 	}
-	return regularSpread
+	return math.Abs(x-ref) <= spread*se
 }
 
 // sizing is the mean service time o is sized with: o's own where it lies
-// beyond spread standard errors (its SD over the square root of its
+// beyond noise's standard errors (its SD over the square root of its
 // completions) from the mean of the recent full windows (a regular
 // window's own among them), and that mean within it. A heavy-tailed
 // service time's mean moves by a tenth or more from one window to the
@@ -293,9 +295,8 @@ func (l *law) sizing(o Observation) time.Duration {
 		sum += r.service
 	}
 	mean := sum / time.Duration(len(l.recent))
-	se := float64(o.ServiceSD) / math.Sqrt(float64(o.Completions))
-	if math.Abs(float64(o.Service-mean)) > l.spread()*se {
-		return o.Service
+	if l.noise(float64(o.Service), float64(mean), float64(o.ServiceSD)/math.Sqrt(float64(o.Completions))) {
+		return mean
 	}
-	return mean
+	return o.Service
 }
