@@ -73,7 +73,12 @@
 //     more than the size give or take a tenth, is the queue the
 //     objective's sizing leaves now and then at a high utilisation, not a
 //     backlog: no workers are added to drain it; where the arrivals need
-//     more, the pool grows to their need without a drain.
+//     more, the pool grows to their need without a drain. So it does for a
+//     backlog that the arrivals' need drains by itself (its last task
+//     starting within the objective at that size, the workers the arrivals
+//     leave spare emptying it before the next regular tick): a drain's
+//     workers would be given back a window later, two changes of size
+//     where one does.
 //   - Every growth of a saturated pool is an experiment: the next windows
 //     say what the added workers bought. When they bought less than three
 //     quarters of a worker each and the tasks' service time rose with their

@@ -73,6 +73,17 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// steady load). Following it would walk the pool up a few
 		// workers, and down again a stabilisation window later.
 		return l.holdBurst(o, steady, fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, within a tenth of the size", waiting(o), o.Utilization(), need))
+	case o.Rejections == 0 && !l.late(o) && need > steady && steady > n && l.drainedBy(o, steady):
+		// The arrivals' need drains the queue by itself: its last task
+		// starts within the objective at that size, and the workers the
+		// arrivals leave spare empty it before the next regular tick.
+		// Workers added to drain it faster would be taken back a window
+		// later: two changes of size where one does.
+		to = steady
+		if l.suspect(o) {
+			to = min(steady, 2*n)
+		}
+		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, which drain the queue within the objective", waiting(o), o.Utilization(), steady)
 	case need > n:
 		// Applied at once, unless a knee may be near (one was found, or
 		// the service time rose): then the service time may already be

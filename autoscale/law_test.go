@@ -249,6 +249,40 @@ func TestLawSizesForTheBacklog(t *testing.T) {
 	decideT(t, l, idle, 9, "the largest need over 5s is 9")
 }
 
+// TestLawDrainsWithTheArrivalsNeed: a backlog that the arrivals' own need
+// drains (its last task starting within the objective at that size, the
+// spare workers emptying it within a tick) grows the pool to that need,
+// not to the need with the drain's workers added, which a shrink would take
+// back a window later. A backlog the need does not drain within the tick
+// gets the drain's workers as before.
+func TestLawDrainsWithTheArrivalsNeed(t *testing.T) {
+	ms := time.Millisecond
+	at := func(q int) Observation {
+		// 2000/s of 6ms: 12 busy, 14 at the utilisation of 0.8 by the
+		// square-root rule (12 + 0.5·√12).
+		o := queued(saturated(0, 4, 2000, 667, 6*ms), q, 20*ms)
+		return o
+	}
+	law := func() *law {
+		l := newLaw(64)
+		l.cfg.targetWait = 50 * ms // 4 workers start the 60th queued in 90ms
+		return l
+	}
+	// 14 start the 60th in 26ms, and their 333 completions a second beyond
+	// the arrivals empty the queue in 180ms; (2000 + 60/0.25s) × 6ms with
+	// the drain asks for 16.
+	decideT(t, law(), at(60), 14, "asks for 14, which drain the queue within the objective")
+	// 100 queued: 14 start the last in 43ms but take 300ms to empty the
+	// queue: (2000 + 400) × 6ms, 17 with the headroom.
+	decideT(t, law(), at(100), 17, "asks for 17")
+	// A window of a second, 150 queued: 14 empty the queue within it, but
+	// start its last task in 64ms, beyond the objective; with the drain,
+	// (2000 + 150/s) × 6ms asks for 15.
+	o := at(150)
+	o.Window = time.Second
+	decideT(t, law(), o, 15, "asks for 15")
+}
+
 // TestLawNoKneeFromHeavyTailedNoise: tasks whose service times spread far
 // (lognormal, σ = 1) make one window's mean stray: a first window of few,
 // short completions, then longer ones at the doubled size, is chance, not

@@ -251,6 +251,24 @@ func (l *law) queueKept(o Observation) bool {
 	return time.Duration(float64(o.Queue)/float64(o.Size)*float64(s)) <= l.objective(o)
 }
 
+// drainedBy reports whether n workers, the arrivals at the rate o is
+// sized for (arrivals), drain o's queue without more: its last task starts
+// within the objective (queue × S / n), and the workers the arrivals leave
+// spare empty it within a regular tick (a window a backlog brought forward
+// is given until the next one, as in drains). Work waiting outside the
+// pool (WithBacklog) never is: its arrivals are what the pool pulls.
+func (l *law) drainedBy(o Observation, n int) bool {
+	s, lambda := l.sizing(o), l.arrivals(o)
+	if o.Backlog > 0 || s <= 0 || lambda <= 0 || n <= 0 {
+		return false
+	}
+	if time.Duration(float64(o.Queue)/float64(n)*float64(s)) > l.objective(o) {
+		return false
+	}
+	spare := float64(n)/s.Seconds() - lambda // completions a second beyond the arrivals, all busy
+	return spare > 0 && float64(o.Queue) <= spare*max(o.Window, l.cfg.tick).Seconds()
+}
+
 // How many standard errors a window's arrivals (Poisson: the square root
 // of their count) or mean service time may lie from what the windows
 // before it bring in and still be the same load's noise (AUTO-17). A
