@@ -240,32 +240,32 @@ func (l *law) drains(o Observation) bool {
 // the current size (queue × S / N): one that the objective's sizing leaves
 // now and then at a steady load, not a backlog to drain (AUTO-17). Sized
 // for a p99 wait within the objective, a pool at a high utilisation
-// queues; heavy-tailed calls queue deeper. Work waiting outside the pool
-// (WithBacklog) is never kept: its arrivals are what the pool pulls, not
-// the load.
-func (l *law) queueKept(o Observation) bool {
+// queues; heavy-tailed calls queue deeper.
+func (l *law) queueKept(o Observation) bool { return l.startsWithin(o, o.Size) }
+
+// startsWithin reports whether the last task of o's queue starts within
+// the objective at n workers (queue × S / n). Work waiting outside the pool
+// (WithBacklog) never does: its arrivals are what the pool pulls, not the
+// load, and its wait is not the pool's to measure.
+func (l *law) startsWithin(o Observation, n int) bool {
 	s := l.sizing(o)
-	if o.Backlog > 0 || s <= 0 || o.Size <= 0 {
+	if o.Backlog > 0 || s <= 0 || n <= 0 {
 		return false
 	}
-	return time.Duration(float64(o.Queue)/float64(o.Size)*float64(s)) <= l.objective(o)
+	return time.Duration(float64(o.Queue)/float64(n)*float64(s)) <= l.objective(o)
 }
 
 // drainedBy reports whether n workers, the arrivals at the rate o is
 // sized for (arrivals), drain o's queue without more: its last task starts
-// within the objective (queue × S / n), and the workers the arrivals leave
+// within the objective (startsWithin), and the workers the arrivals leave
 // spare empty it within a regular tick (a window a backlog brought forward
-// is given until the next one, as in drains). Work waiting outside the
-// pool (WithBacklog) never is: its arrivals are what the pool pulls.
+// is given until the next one, as in drains).
 func (l *law) drainedBy(o Observation, n int) bool {
-	s, lambda := l.sizing(o), l.arrivals(o)
-	if o.Backlog > 0 || s <= 0 || lambda <= 0 || n <= 0 {
+	lambda := l.arrivals(o)
+	if lambda <= 0 || !l.startsWithin(o, n) {
 		return false
 	}
-	if time.Duration(float64(o.Queue)/float64(n)*float64(s)) > l.objective(o) {
-		return false
-	}
-	spare := float64(n)/s.Seconds() - lambda // completions a second beyond the arrivals, all busy
+	spare := float64(n)/l.sizing(o).Seconds() - lambda // completions a second beyond the arrivals, all busy
 	return spare > 0 && float64(o.Queue) <= spare*max(o.Window, l.cfg.tick).Seconds()
 }
 
