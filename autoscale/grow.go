@@ -61,10 +61,7 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 	case o.Rejections == 0 && !l.late(o) && l.queueKept(o):
 		// The arrivals need more than the size, but the queue is within
 		// the objective: the arrivals' need, without a drain.
-		to = steady
-		if l.suspect(o) {
-			to = min(steady, 2*n)
-		}
+		to = l.upTo(o, steady)
 		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, the queue within the objective", waiting(o), o.Utilization(), steady)
 	case o.Rejections == 0 && !l.late(o) && need > n && need <= n+growBand(n):
 		// Little's law asks for a tenth more at most, with the waits
@@ -79,20 +76,14 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// arrivals leave spare empty it before the next regular tick.
 		// Workers added to drain it faster would be taken back a window
 		// later: two changes of size where one does.
-		to = steady
-		if l.suspect(o) {
-			to = min(steady, 2*n)
-		}
+		to = l.upTo(o, steady)
 		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d, which drain the queue within the objective", waiting(o), o.Utilization(), steady)
 	case need > n:
 		// Applied at once, unless a knee may be near (one was found, or
 		// the service time rose): then the service time may already be
 		// inflated by it, and so the estimate; at most double, and let the
 		// next windows judge.
-		to = need
-		if l.suspect(o) {
-			to = min(need, 2*n)
-		}
+		to = l.upTo(o, need)
 		why = fmt.Sprintf("%s at utilisation %.2f: Little's law asks for %d", waiting(o), o.Utilization(), need)
 	case need == 0 && l.early && len(l.recent) > 0:
 		// No task ended in a window a backlog brought forward, though
@@ -221,6 +212,15 @@ func (l *law) needs(o Observation, to int) bool {
 		return false
 	}
 	return l.staff(o, max(l.lambda, o.Lambda)*s.Seconds()) > to
+}
+
+// upTo is a growth towards want: at once, or at most double the size
+// where a knee may be near (suspect), for the next windows to judge.
+func (l *law) upTo(o Observation, want int) int {
+	if l.suspect(o) {
+		return min(want, 2*o.Size)
+	}
+	return want
 }
 
 // suspect reports a window in which growth may run into a knee: one was

@@ -228,12 +228,16 @@ func (l *law) drains(o Observation) bool {
 	if o.Service <= 0 || win <= 0 || lambda <= 0 {
 		return false
 	}
-	s := l.sizing(o).Seconds()
-	if l.staff(o, lambda*s) > o.Size {
-		return false
-	}
-	spare := float64(o.Size)/s - lambda // completions a second beyond the arrivals, all busy
-	return spare > 0 && float64(o.Waiting()) <= spare*win.Seconds()
+	s := l.sizing(o)
+	return l.staff(o, lambda*s.Seconds()) <= o.Size && emptiedBy(o.Size, s, lambda, o.Waiting(), win)
+}
+
+// emptiedBy reports whether n workers, all busy on tasks of mean service
+// time s with arrivals at lambda a second, empty a queue of q within win:
+// with the completions they make beyond the arrivals.
+func emptiedBy(n int, s time.Duration, lambda float64, q int, win time.Duration) bool {
+	spare := float64(n)/s.Seconds() - lambda
+	return spare > 0 && float64(q) <= spare*win.Seconds()
 }
 
 // queueKept reports a queue whose last task starts within the objective at
@@ -265,8 +269,7 @@ func (l *law) drainedBy(o Observation, n int) bool {
 	if lambda <= 0 || !l.startsWithin(o, n) {
 		return false
 	}
-	spare := float64(n)/l.sizing(o).Seconds() - lambda // completions a second beyond the arrivals, all busy
-	return spare > 0 && float64(o.Queue) <= spare*max(o.Window, l.cfg.tick).Seconds()
+	return emptiedBy(n, l.sizing(o), lambda, o.Queue, max(o.Window, l.cfg.tick))
 }
 
 // How many standard errors a window's arrivals (Poisson: the square root
