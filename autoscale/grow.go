@@ -140,6 +140,10 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// still the one to compare with: dropped, it would leave a pool
 		// grown into a knee with no verdict on it.
 		l.probe.to = to
+	case l.early && l.probe == nil:
+		// Nor is one with no step under way: it is judged against what
+		// the size before it serves saturated (capacityProbe).
+		l.probe = l.capacityProbe(o, to)
 	}
 	// The workers added to drain a backlog are not wanted once it is
 	// drained: the stabilisation window keeps only what the arrivals need.

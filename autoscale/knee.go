@@ -58,6 +58,9 @@ const (
 	// one the knee was found at means the work is no longer what the knee
 	// was measured on.
 	workChanged = 2.5
+	// kneeKeeps: past a knee, a growth step keeps at least this share of
+	// the throughput before it; one that kept less met slower work.
+	kneeKeeps = 0.75
 	// paidWindows is the most windows a growth step that seems to pay is
 	// watched for before chance is ruled out.
 	paidWindows = 3
@@ -210,6 +213,15 @@ func (l *law) judge(o Observation) (d decision, ok bool, note string) {
 		return hold(o, CauseSteady, ""), true, "" // one more window before a verdict
 	}
 	l.probe = nil
+	if x < kneeKeeps*p.x0 {
+		// Past a knee the bottleneck serves what it served before the
+		// step, and the added workers wait for it. A throughput that fell
+		// by a quarter or more is every task slowing (a downstream that
+		// slowed, fewer CPUs): other work, whose rise in service time
+		// would place a knee where its own throughput puts it, far below
+		// any. No verdict; the law goes on.
+		return decision{}, false, ""
+	}
 	// Past a knee the added workers only queue for what is saturated, so
 	// the tasks' service time rises (by Little's law, in proportion to the
 	// throughput the step failed to buy). A shortfall without that rise

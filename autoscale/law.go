@@ -123,7 +123,7 @@ func (l *law) decide(o Observation) decision {
 	// within it: it would pass for the least service time for eight
 	// windows, and every growth after it for one past a knee.
 	if o.Service > 0 && o.Completions > 0 && !l.early {
-		l.recent = append(l.recent, sample{o.Service, l.beside})
+		l.recent = append(l.recent, sample{o.Service, l.beside, meanNoise(o)})
 		if len(l.recent) > recentWindows {
 			l.recent = l.recent[1:]
 		}

@@ -562,7 +562,7 @@ func TestLawKeepsANeededKnee(t *testing.T) {
 		why    string
 	}{{1050, 24, "pressure at the knee 24"}, {1500, 21, "testing it from below at 21"}} {
 		l := newObjectiveLaw(64)
-		l.recent = []sample{{20 * ms, 8}}
+		l.recent = []sample{{20 * ms, 8, 0}}
 		l.knee, l.kneeS, l.kneeSAt, l.kneeSeen, l.class = 24, 20*ms, 24, true, Limited
 		l.kneeUntil, l.lambda, l.ticks = t0.Add(5*time.Second), c.lambda, 1
 		decideT(t, l, saturated(0, 24, c.lambda, 1100, 21*ms), c.want, c.why)
@@ -1030,5 +1030,58 @@ func TestLawNoLatencyWorkerForADrainedBacklog(t *testing.T) {
 	}
 	if n >= 25 {
 		t.Fatalf("a second after the drain: %d workers, want what 19 busy need (about 21)", n)
+	}
+}
+
+// TestLawEarlyLeapIsJudged: a pool of 15 at 480 calls a second of 20ms
+// (its need about 12) meets a burst of ten times that in a tick a backlog
+// brought forward, and leaps to its ceiling of 64 with no step under way. The downstream serves
+// 32 at once: at 64 the throughput is 32 workers' worth and the calls take
+// twice as long. The leap is judged against what the size before it serves
+// saturated (its workers over 20ms), and the pool comes back to the knee at 32, where without a
+// verdict it would hold the ceiling under the queue's pressure.
+func TestLawEarlyLeapIsJudged(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	n := steadyFrom(l, 15, 0, 4*time.Second, 480, 20*ms)
+	if n < 10 || n > 15 {
+		t.Fatalf("480/s of 20ms from 15: %d after 4s, want 10-15", n)
+	}
+	o := queued(saturated(4*time.Second+31*ms, n, 4800, 576, 20*ms), 160, 20*ms)
+	o.Window = 31 * ms
+	if n = decideEarly(l, o).to; n != 64 {
+		t.Fatalf("early window with 4800/s arriving: to %d, want the ceiling 64", n)
+	}
+	var d decision
+	for at := 4*time.Second + 281*ms; at < 5*time.Second && d.cause != CauseKnee; at += 250 * ms {
+		d = l.decide(queued(saturated(at, 64, 1000, 1600, 40*ms), 800, 300*ms))
+	}
+	if d.cause != CauseKnee || d.to != 32 {
+		t.Errorf("at 64 serving 1600/s of calls taking 40ms: %d (%s: %q), want the leap judged, knee at 32", d.to, d.cause, d.reason)
+	}
+}
+
+// TestLawNoKneeFromSlowerWork: a downstream whose calls slow fourfold, 20ms
+// to 80ms, meets a pool of 14 at 600 calls a second; a tick the backlog
+// brings forward grows it. At the new size the throughput falls to the
+// downstream's 400/s and the service time rises fourfold: not a knee, where
+// the bottleneck serves what it did before the step, but slower work. A
+// knee placed from it (400/s × 20ms: 8) would cap the pool below what the
+// slower calls need.
+func TestLawNoKneeFromSlowerWork(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	n := steadyFrom(l, 14, 0, 4*time.Second, 600, 20*ms)
+	o := queued(saturated(4*time.Second+31*ms, n, 600, 400, 80*ms), 40, 60*ms)
+	o.Window = 31 * ms
+	if n = decideEarly(l, o).to; n <= 14 {
+		t.Fatalf("early window of slower calls: to %d, want growth", n)
+	}
+	for at := 4*time.Second + 281*ms; at < 6*time.Second; at += 250 * ms {
+		d := l.decide(queued(saturated(at, n, 600, 400, 80*ms), 400, 300*ms))
+		if d.cause == CauseKnee || l.knee != 0 {
+			t.Fatalf("at %d serving 400/s of calls that slowed 20ms→80ms: %d (%s: %q), knee %d; want no knee", n, d.to, d.cause, d.reason, l.knee)
+		}
+		n = d.to
 	}
 }

@@ -16,7 +16,7 @@ const baseSpread = 1.5
 // where there is none, or drop one that is there.
 type probe struct {
 	from, to int
-	x0       float64       // throughput at from, in a saturated window
+	x0       float64       // throughput at from, in a saturated window; or what from serves saturated (capacityProbe)
 	s0       time.Duration // mean service time at from
 	sBase    time.Duration // the service time before queueing for a bottleneck inflated it (see base)
 	noise0   float64       // the relative standard error of s0: (SD/mean)²/completions
@@ -64,12 +64,37 @@ func (p *probe) above(x float64, w time.Duration) bool {
 
 // newProbe starts a probe of a step from o's size to to.
 func (l *law) newProbe(o Observation, to int) *probe {
-	p := &probe{from: o.Size, to: to, x0: o.Throughput, s0: o.Service, sBase: l.base(o.Service), noise0: math.Inf(1)}
-	if o.Service > 0 && o.Completions > 0 {
-		cv := float64(o.ServiceSD) / float64(o.Service)
-		p.noise0 = cv * cv / float64(o.Completions)
+	return &probe{from: o.Size, to: to, x0: o.Throughput, s0: o.Service, sBase: l.base(o.Service), noise0: meanNoise(o)}
+}
+
+// meanNoise is the relative variance of o's mean service time,
+// (SD/mean)²/completions; +Inf with none.
+func meanNoise(o Observation) float64 {
+	if o.Service <= 0 || o.Completions == 0 {
+		return math.Inf(1)
 	}
-	return p
+	cv := float64(o.ServiceSD) / float64(o.Service)
+	return cv * cv / float64(o.Completions)
+}
+
+// capacityProbe starts a probe of a growth decided in a window a backlog
+// brought forward, with no step under way: that window is too short to
+// compare the next one with (its throughput is of the few tasks that ended
+// in a few milliseconds), so the step is judged against what the size
+// before it serves saturated by Little's law, n workers over the last full
+// window's mean service time at n. Without it, a leap an early window made
+// (a burst read as a need of a hundred workers) would go unjudged: at the
+// ceiling nothing else tests what the added workers bought. nil when the
+// last full window ran at another size, or there is none.
+func (l *law) capacityProbe(o Observation, to int) *probe {
+	if len(l.recent) == 0 {
+		return nil
+	}
+	r := l.recent[len(l.recent)-1]
+	if r.size != o.Size || r.service <= 0 {
+		return nil
+	}
+	return &probe{from: o.Size, to: to, x0: float64(o.Size) / r.service.Seconds(), s0: r.service, sBase: l.base(r.service), noise0: r.noise}
 }
 
 // base is the service time a probe from a window with mean service time s
@@ -90,6 +115,7 @@ func (l *law) base(s time.Duration) time.Duration {
 type sample struct {
 	service time.Duration
 	size    int
+	noise   float64 // the mean's relative variance: (SD/mean)²/completions
 }
 
 // least is the least mean service time of the recent windows; the largest
