@@ -219,7 +219,10 @@ func (l *law) judge(o Observation) (d decision, ok bool, note string) {
 		// by a quarter or more is every task slowing (a downstream that
 		// slowed, fewer CPUs): other work, whose rise in service time
 		// would place a knee where its own throughput puts it, far below
-		// any. No verdict; the law goes on.
+		// any. No verdict, on a test of a known knee from above too: the
+		// slower work may need more workers than the knee (a downstream's
+		// slots at its slower pace), and the knee, its time up, no longer
+		// caps growth; the law goes on.
 		return decision{}, false, ""
 	}
 	// Past a knee the added workers only queue for what is saturated, so
