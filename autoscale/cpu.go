@@ -97,17 +97,23 @@ func runningOrReady(o Observation) bool {
 // make the load counted larger. Where the CPUs are saturated, the wait
 // for one is a queue that more workers only join (cpuKnee); where the
 // work is known to be I/O-bound, the readings decide nothing; an early
-// window's are too short to read.
-func withoutSchedWait(o Observation) Observation {
+// window's are too short to read. ok reports CPU-bound work on CPUs with
+// room, whether or not the busy workers exceeded the CPUs used: where they
+// did, the readings are partly the scheduler's, and the law may try a
+// worker fewer (trial.go).
+func withoutSchedWait(o Observation) (_ Observation, ok bool) {
 	p := float64(max(1, o.GOMAXPROCS))
-	if o.CPU <= 0 || o.CPU >= cpuSaturated*p || o.Busy <= o.CPU || !runningOrReady(o) {
-		return o
+	if o.CPU <= 0 || o.CPU >= cpuSaturated*p || !runningOrReady(o) {
+		return o, false
+	}
+	if o.Busy <= o.CPU {
+		return o, true
 	}
 	f := o.CPU / o.Busy
 	o.Busy = o.CPU
 	o.Service = time.Duration(float64(o.Service) * f)
 	o.ServiceSD = time.Duration(float64(o.ServiceSD) * f)
-	return o
+	return o, true
 }
 
 // cpuKnee places a knee at GOMAXPROCS when o measured CPU-bound work on

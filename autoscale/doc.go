@@ -110,7 +110,12 @@
 //     scheduler's time out of the load: busy workers of CPU-bound work
 //     beyond the CPUs the process used were waking up or set aside, which
 //     fewer workers would not be, so the law counts the CPUs used as the
-//     load.
+//     load. Their spread it cannot correct: at n workers a few tasks in a
+//     few hundred take milliseconds, and Erlang's formula fed that spread
+//     asks for an n-th worker the load does not need. Where only the
+//     objective asks for it, the law tries n-1 workers and keeps them
+//     while their p99 wait keeps the objective (a trial that fails waits
+//     20 s before the next, then longer).
 //   - A knee is tested from below once (a step down that keeps 95% of the
 //     throughput over two windows moves it down; the throughput is taken
 //     both as counted, which is noisy, and as the busy workers over the

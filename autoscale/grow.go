@@ -51,6 +51,10 @@ func (l *law) grow(o Observation, need, steady, lo, hi int) decision {
 		// their smoothed rate: Poisson noise, not a change of load. The
 		// stabilisation window keeps what the arrivals need.
 		return l.holdBurst(o, steady, fmt.Sprintf("%s, drained within a window at %d workers", waiting(o), n))
+	case o.Rejections == 0 && l.serves(o):
+		// A trial showed the size serves this load within the objective
+		// (trial.go): a window that reads its arrivals high is noise.
+		return l.holdBurst(o, steady, fmt.Sprintf("%s, which %d workers empty within a tick: they served this load in a trial", waiting(o), n))
 	case o.Rejections == 0 && !l.late(o) && l.queueKept(o) && steady <= n+growBand(n):
 		// The queue's last task starts within the objective, and the
 		// arrivals need no more than the size, give or take a tenth: the

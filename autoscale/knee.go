@@ -101,10 +101,11 @@ func (l *law) expire(o Observation) (decision, bool) {
 }
 
 // forgetKnee drops what the law concluded about the work it no longer
-// has: the knee, its tests, the class, and a step awaiting its verdict.
+// has: the knee, its tests, the class, a step awaiting its verdict, and
+// a trial's (trial.go).
 func (l *law) forgetKnee() {
 	l.knee, l.kneeSeen, l.kneeDown, l.kneeTTL, l.class = 0, false, false, 0, Unknown
-	l.probe = nil
+	l.probe, l.trial, l.served = nil, nil, served{}
 }
 
 // reworked forgets what the law learned of the work when a window's mean

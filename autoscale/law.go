@@ -48,6 +48,13 @@ type law struct {
 
 	probe *probe // a step waiting to be judged
 
+	trial      *trial        // a worker fewer on trial (trial.go)
+	trialUntil time.Time     // no trial before then: the last one failed
+	trialHold  time.Duration // how long the last failed trial holds off the next
+	served     served        // a size a trial showed serves the load
+	roomAt     int           // the size roomy counts windows at
+	roomy      int           // full windows at roomAt whose readings were the scheduler's (cpu.go)
+
 	failAt    map[int]failRec // recent failures by size (failures.go)
 	failCap   int             // a size past which failures grew with the workers; 0: none
 	failUntil time.Time       // failCap caps growth until then
@@ -63,6 +70,7 @@ type law struct {
 	busy    float64   // busy workers, smoothed over ticks (EWMA)
 	cs2     float64   // the service times' squared coefficient of variation, smoothed (sizing.go)
 	lambda  float64   // arrivals per second, smoothed likewise
+	regular float64   // arrivals per second, smoothed over full windows only (trial.go)
 	prior   float64   // lambda before the window being decided (sizing.go, arrivals)
 	last    int       // the size of the last window decided
 	beside  int       // the most workers the tasks of the window being decided ran beside
@@ -93,10 +101,14 @@ func (l *law) decide(o Observation) decision {
 		// them. A window this short is read from the few tasks that
 		// ended in it; the long ones still running count for nothing.
 		o.Busy = max(o.Busy, float64(min(o.BusyNow, o.Size)))
-	} else if l.class != IOBound {
+	} else {
 		// The busy workers' wait for CPUs that have room is not load
 		// (cpu.go); an early window's readings are too short to tell.
-		o = withoutSchedWait(o)
+		sched := false
+		if l.class != IOBound {
+			o, sched = withoutSchedWait(o)
+		}
+		l.countRoomy(o, sched)
 	}
 	// The smoothing starts at the first window, and again at the first
 	// full one when the windows before it were all early: an early window
@@ -112,6 +124,11 @@ func (l *law) decide(o Observation) decision {
 		l.lambda = smoothing*o.Lambda + (1-smoothing)*l.lambda
 	}
 	if !l.early {
+		if l.full == 0 {
+			l.regular = o.Lambda
+		} else {
+			l.regular = smoothing*o.Lambda + (1-smoothing)*l.regular
+		}
 		l.full++
 	}
 	if backlogged(o) {
@@ -127,6 +144,10 @@ func (l *law) decide(o Observation) decision {
 		if len(l.recent) > recentWindows {
 			l.recent = l.recent[1:]
 		}
+	}
+	l.watchServed(o)
+	if d, ok := l.tried(o); ok {
+		return l.done(o, noted(d, changed))
 	}
 	if l.early {
 		// An early window is too short to judge the work by: its CPU and

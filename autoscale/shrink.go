@@ -169,6 +169,9 @@ func (l *law) shrink(o Observation, lo int) decision {
 	if stable <= n-shrinkBand(n) {
 		return decision{to: stable, cause: CauseShrink, reason: fmt.Sprintf("utilisation %.2f: the largest need over %v is %d", o.Utilization(), l.cfg.stabilization, stable)}
 	}
+	if d, ok := l.tryFewer(o, lo); ok {
+		return d
+	}
 	return hold(o, CauseSteady, "")
 }
 
