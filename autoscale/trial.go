@@ -21,19 +21,19 @@ import (
 // Where the load fits n-1 workers and only the objective asks for the
 // n-th, after trialAfter windows at n whose readings were the scheduler's,
 // the law takes one worker away and watches the windows at n-1: a p99 wait
-// above the objective, a refusal, or a queue whose last task would start
-// beyond it, and the worker comes back (CauseGrow), and the next trial
-// waits trialHold, doubling with each failure up to kneeTTLMax, so that a
-// trial that keeps failing costs two size changes a minute at most, then
-// fewer. trialWindows regular windows within it, and the trial passed: the
-// law reads the service times' spread afresh from the trial's windows
-// (the smoothing's memory of it was n's), and remembers that n-1 served
-// the load (served): an early window at n-1 that reads its few dozen
-// arrivals high no longer grows the pool while the smoothed rate is the
-// one the trial served and the queue's last task starts within the
-// objective. Only the objective decides the verdict: it is what asked for
-// the n-th worker, and the throughput is the arrivals' while no queue
-// grows.
+// above the objective in trialLate windows in a row (or once beyond twice
+// it), a refusal, or a queue n-1 do not empty within a tick (keepsUp), and
+// the worker comes back (CauseGrow), and the next trial waits trialHold,
+// doubling with each failure up to kneeTTLMax, so that a trial that keeps
+// failing costs two size changes a minute at most, then fewer.
+// trialWindows regular windows within it, and the trial passed: the law
+// reads the service times' spread afresh from the trial's windows (the
+// smoothing's memory of it was n's), and remembers that n-1 served the
+// load (served): an early window at n-1 that reads its few dozen arrivals
+// high no longer grows the pool while n-1 keep up with the queue and their
+// p99 wait holds as it did in the trial. Only the objective decides the
+// verdict: it is what asked for the n-th worker, and the throughput is the
+// arrivals' while no queue grows.
 const (
 	trialAfter   = 2
 	trialWindows = 2
@@ -56,8 +56,7 @@ type trial struct {
 	procs    int // GOMAXPROCS in the trial's windows
 }
 
-// served is a size a trial showed serves the load, and the smoothed
-// arrival rate it served; n is 0 for none.
+// served is a size a trial showed serves the load; n is 0 for none.
 type served struct {
 	n    int
 	late int // windows in a row at n whose p99 wait broke the objective (strike)
@@ -94,7 +93,7 @@ func (l *law) tryFewer(o Observation, lo int) (decision, bool) {
 	}
 	l.trial = &trial{from: n, to: to, procs: o.GOMAXPROCS}
 	return decision{to: to, cause: CauseShrink, reason: fmt.Sprintf(
-		"%.2f busy, the CPUs with room: only the objective %v asks for %d on service times the scheduler spread (cs² %.2f); trying %d",
+		"a load of %.2f, the CPUs with room: only the objective %v asks for %d on service times the scheduler spread (cs² %.2f); trying %d",
 		r, l.objective(o), n, l.cs2, to)}, true
 }
 
@@ -155,8 +154,8 @@ func (l *law) keepsUp(o Observation) bool {
 }
 
 // serves reports that a trial showed o's size serves the load o is under:
-// the smoothed arrival rate is still the one it served, and the size
-// keeps up with the queue.
+// its p99 wait has not broken the objective since as strike counts it, and
+// the size keeps up with the queue.
 func (l *law) serves(o Observation) bool {
 	return l.served.n > 0 && l.served.n == o.Size && l.served.late < trialLate && l.keepsUp(o)
 }
