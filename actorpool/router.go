@@ -259,11 +259,21 @@ func (r *Router) takesBack() bool {
 // reroute forwards a message left in a removed or stopped worker's
 // mailbox; it was counted as forwarded when it first arrived, and keeps
 // the stamp it was accepted with (at).
+//
+// A retiring worker hands its queue back even while the router or its
+// system stops (its stop may come after theirs began): what no worker
+// then accepts is a message a stop left, a dead letter with ErrStopped as
+// at any stopping actor, not one the router failed to route.
 func (r *Router) reroute(from *actor, e envelope, at int64) {
-	if _, ok := r.pass(e, at); !ok {
-		r.unhandled.Add(1)
-		r.sys.deadLetter(from, e, ErrNoWorker)
+	if _, ok := r.pass(e, at); ok {
+		return
 	}
+	if !r.takesBack() {
+		r.sys.deadLetter(from, e, ErrStopped)
+		return
+	}
+	r.unhandled.Add(1)
+	r.sys.deadLetter(from, e, ErrNoWorker)
 }
 
 // Workers returns the worker actors, in rotation order (oldest first).
