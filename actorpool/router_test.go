@@ -243,6 +243,71 @@ func TestRouterStatsAndShrinkWithoutLoss(t *testing.T) {
 	}
 }
 
+// stopSignal is a router worker's behaviour that reports its PostStop,
+// and holds in Receive while hold is open for the message "hold".
+type stopSignal struct {
+	entered, hold chan struct{}
+	stopped       chan<- struct{}
+}
+
+func (b *stopSignal) PreStart(*actorpool.Context) error { return nil }
+func (b *stopSignal) PostStop(*actorpool.Context)       { b.stopped <- struct{}{} }
+func (b *stopSignal) Receive(_ *actorpool.Context, msg any) {
+	if msg == "hold" {
+		close(b.entered)
+		<-b.hold
+	}
+}
+
+// TestRouterRetiringAtShutdown: a worker a shrink removed, still in a
+// turn when its system's Shutdown begins, hands its queue back after the
+// router's other worker has stopped. No worker accepts it, and the
+// router is not failing to route: every message is a dead letter with
+// ErrStopped, as at any actor a stop left with a queue, and Unhandled
+// stays 0 (it once counted them, each refused with ErrNoWorker).
+func TestRouterRetiringAtShutdown(t *testing.T) {
+	var stopped, other atomic.Int64
+	s := newSystem(t, actorpool.WithWorkers(2), actorpool.WithDeadLetters(func(d actorpool.DeadLetter) {
+		if errors.Is(d.Reason, actorpool.ErrStopped) {
+			stopped.Add(1)
+		} else {
+			other.Add(1)
+		}
+	}))
+	entered, hold, poststop := make(chan struct{}), make(chan struct{}), make(chan struct{}, 2)
+	r, err := actorpool.NewRouter(s, 2, func() actorpool.Behavior {
+		return &stopSignal{entered: entered, hold: hold, stopped: poststop}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := r.Workers()[0] // the oldest: the one a shrink to 1 removes
+	tell(t, old, "hold")
+	wait(t, entered, "the oldest worker's turn")
+	const queued = 5
+	for i := range queued {
+		tell(t, old, i)
+	}
+	if err := r.Resize(1); err != nil {
+		t.Fatal(err)
+	}
+	down := make(chan error, 1)
+	go func() { down <- s.Shutdown(context.Background()) }()
+	// The other worker stops at once (it is idle); the retiring one is
+	// held in its turn until then.
+	wait(t, poststop, "the other worker's PostStop")
+	close(hold)
+	if err := <-down; err != nil {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if st := r.Stats(); st.Unhandled != 0 {
+		t.Errorf("Unhandled = %d, want 0: the messages a stop left are not ones the router failed to route", st.Unhandled)
+	}
+	if stopped.Load() != queued || other.Load() != 0 {
+		t.Errorf("dead letters: %d with ErrStopped, %d otherwise; want %d and 0", stopped.Load(), other.Load(), queued)
+	}
+}
+
 // TestRouterShrinkHandsQueueBack: RTR-6's resize rule where it bites. The
 // workers have queues when a shrink removes two of three: the removed
 // workers hand their queued messages back, and the remaining one handles
