@@ -28,7 +28,9 @@
 //
 //   - The objective: the p99 queue wait within WithTargetWait, or by
 //     default within four mean service times (the least of the recent
-//     windows', at least 10ms). The pool is sized for it: the fewest workers
+//     windows', at least 10ms), read from a window's wait histogram by
+//     placing the 99th percentile within its bucket (a bucket's upper
+//     bound would read 9ms as 16.8ms). The pool is sized for it: the fewest workers
 //     that keep 99% of the tasks within it for the load, by Erlang's C
 //     formula for a load of R = λ·S busy workers, the waits scaled by
 //     (1 + cs²)/2 for service times of coefficient of variation cs

@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"time"
 
+	"github.com/poolkit/poolkit/internal/timing"
 	"github.com/poolkit/poolkit/pool"
 )
 
@@ -30,7 +31,12 @@ type Observation struct {
 	// Failures counts the tasks that failed in the window, as
 	// WithFailures' counter reported them; 0 without one. They are among
 	// the Completions.
-	Failures         uint64
+	Failures uint64
+	// WaitP50 and WaitP99 are the window's queue-wait quantiles, placed
+	// within the wait histogram's power-of-two buckets as though each
+	// bucket's waits were spread evenly (as Prometheus' histogram_quantile
+	// reads buckets): the bucket's upper bound would read a p99 of 9 ms
+	// as 16.8 ms, and hold a 10 ms objective at 8.4.
 	WaitP50, WaitP99 time.Duration
 	Service          time.Duration // mean service time of completed tasks
 	// ServiceSD is the spread (standard deviation) of the completed
@@ -140,8 +146,8 @@ func (o *Observer) observe(now time.Time, size int) Observation {
 	obs.Service = service.Mean()
 	obs.ServiceSD = spread(service)
 	wait := r.wait.Sub(o.prev.wait)
-	obs.WaitP50 = wait.Quantile(0.5)
-	obs.WaitP99 = wait.Quantile(0.99)
+	obs.WaitP50 = timing.Estimate(wait, 0.5)
+	obs.WaitP99 = timing.Estimate(wait, 0.99)
 
 	metrics.Read(o.samples)
 	if o.samples[0].Value.Kind() == metrics.KindUint64 {

@@ -40,8 +40,7 @@ const (
 	trialHold    = cpuHold
 	// trialLate: windows at n-1 whose p99 wait broke the objective fail
 	// a trial at this many, or at one that broke twice the objective: the
-	// p99 of a window is its few slowest tasks, and the wait's histogram
-	// rounds it up to a power of two (10 ms reads 16.8 ms).
+	// p99 of a window is its few slowest tasks.
 	trialLate = 2
 )
 
@@ -79,7 +78,7 @@ func (l *law) countRoomy(o Observation, sched bool) {
 func (l *law) tryFewer(o Observation, lo int) (decision, bool) {
 	n, to := o.Size, o.Size-1
 	if l.early || l.trial != nil || l.probe != nil || to < max(1, lo) || l.roomAt != n || l.roomy < trialAfter ||
-		o.At.Before(l.trialUntil) || backlogged(o) || o.Queue > 0 || o.Rejections > 0 ||
+		o.At.Before(l.trialUntil) || backlogged(o) || o.Rejections > 0 || o.Waiting() > 0 && !l.emptiedAt(o, to) ||
 		o.At.Sub(l.grewAt) <= l.cfg.stabilization || o.At.Sub(l.drainAt) <= l.cfg.stabilization {
 		return decision{}, false
 	}
@@ -150,7 +149,14 @@ func (l *law) tried(o Observation) (decision, bool) {
 // rate reads high, and at a utilisation of nine tenths, the smoothed rate
 // with it reads the size short.)
 func (l *law) keepsUp(o Observation) bool {
-	return o.Waiting() == 0 || emptiedBy(o.Size, l.sizing(o), l.regular, o.Waiting(), max(o.Window, l.cfg.tick))
+	return o.Waiting() == 0 || l.emptiedAt(o, o.Size)
+}
+
+// emptiedAt reports whether n workers empty o's queue within a regular
+// tick with the arrivals at the rate of the regular windows (keepsUp at
+// another size).
+func (l *law) emptiedAt(o Observation, n int) bool {
+	return emptiedBy(n, l.sizing(o), l.regular, o.Waiting(), max(o.Window, l.cfg.tick))
 }
 
 // serves reports that a trial showed o's size serves the load o is under:
@@ -164,9 +170,15 @@ func (l *law) serves(o Observation) bool {
 // trial or served whose p99 wait broke the objective, and reports whether
 // they are enough to say the size is short: trialLate in a row, or one
 // beyond twice the objective.
+//
+// A window a backlog brought forward neither counts nor clears: its p99
+// is the slowest of the few dozen tasks that arrived clustered, not of a
+// tick's worth of the load; a queue the size cannot keep up with is
+// keepsUp's to judge.
 func (l *law) strike(o Observation, late *int) bool {
 	obj := l.objective(o)
 	switch {
+	case l.early:
 	case obj <= 0 || o.WaitP99 <= obj:
 		*late = 0
 	case o.WaitP99 > 2*obj:

@@ -98,6 +98,60 @@ func TestLawTriesAWorkerFewer(t *testing.T) {
 	}
 }
 
+// TestLawTriesOnAQueue: at a load the CPUs serve with room, a window may
+// end with a few tasks queued (arrivals that clustered at its end); where
+// one worker fewer empties them within a tick, they do not put the trial
+// off. A queue it would not empty does.
+func TestLawTriesOnAQueue(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		queue int
+		want  int
+	}{{3, 1}, {100, 2}} {
+		l := newObjectiveLaw(64)
+		n := 2
+		for at := time.Duration(0); at < 3*time.Second && n == 2; at += 250 * ms {
+			o := roomyAt(at, n, 5*ms)
+			o.Queue = c.queue
+			n = l.decide(o).to
+		}
+		if n != c.want {
+			t.Errorf("a queue of %d at every tick, two workers at a load of 0.87 of one: %d workers, want %d", c.queue, n, c.want)
+		}
+	}
+}
+
+// TestLawEarlyWindowNoStrike: at the size a trial kept, a tick a backlog
+// brought forward reads the p99 wait of the few dozen tasks that arrived
+// clustered: above the objective there, it is not the first of the two
+// windows in a row that send the pool back. Two regular ones are.
+func TestLawEarlyWindowNoStrike(t *testing.T) {
+	ms := time.Millisecond
+	l := newObjectiveLaw(64)
+	n, at := 2, time.Duration(0)
+	for ; at < 10*time.Second; at += 250 * ms {
+		n = l.decide(roomyAt(at, n, 5*ms)).to
+	}
+	if n != 1 {
+		t.Fatalf("no trial of one worker in 10s: %d", n)
+	}
+	o := roomyAt(at-220*ms, 1, 16*ms)
+	o.Window, o.Arrivals, o.Completions, o.Lambda = 30*ms, 50, 50, 1650
+	o.Queue, o.Busy, o.BusyNow = 4, 1, 1
+	if d := decideEarly(l, o); d.to != 1 {
+		t.Fatalf("an early window, p99 16ms: %d (%q), want 1", d.to, d.reason)
+	}
+	late := roomyAt(at, 1, 16*ms)
+	late.Queue = 2
+	if d := l.decide(late); d.to != 1 {
+		t.Fatalf("one regular window, p99 16ms, after an early one: %d (%q), want 1", d.to, d.reason)
+	}
+	late.At = late.At.Add(250 * ms)
+	if d := l.decide(late); d.to != 2 {
+		t.Fatalf("two regular windows in a row, p99 16ms: %d (%q), want 2", d.to, d.reason)
+	}
+}
+
 // TestLawTrialFailsBack: a worker fewer whose p99 wait breaks the
 // objective in two windows in a row (one window may be noise) goes back,
 // and the next trial waits trialHold, then twice that: trials that keep

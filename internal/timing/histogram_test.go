@@ -2,6 +2,8 @@ package timing
 
 import (
 	"math"
+	"math/rand"
+	"slices"
 	"testing"
 	"time"
 )
@@ -122,6 +124,63 @@ func TestHistogramQuantile(t *testing.T) {
 }
 
 // TestHistogramArithmetic: Add and Sub work bucket by bucket, Sub undoes
+
+// TestHistogramEstimate: Estimate places the q-quantile within its bucket
+// as though the bucket's durations were spread evenly: never above
+// Quantile's bound, within a bucket's width of the nearest-rank quantile
+// of any sample, exact at the bounds; 0 for none, the last bucket's lower
+// bound there.
+func TestHistogramEstimate(t *testing.T) {
+	const ms = time.Millisecond
+	var empty Histogram
+	if got := Estimate(empty, 0.99); got != 0 {
+		t.Errorf("empty Estimate = %v, want 0", got)
+	}
+	// A hundred durations spread evenly over the bucket from 8.4 to 16.8ms:
+	// the median is mid-bucket, where Quantile reads the bucket's top.
+	lo, hi := Bound(22), Bound(23)
+	var even []time.Duration
+	for i := 0; i < 100; i++ {
+		even = append(even, lo+(hi-lo)*time.Duration(i)/100)
+	}
+	h := histOf(even...)
+	for q, want := range map[float64]time.Duration{0: lo, 0.5: (lo + hi) / 2, 1: hi, -1: lo, 2: hi, math.NaN(): lo} {
+		if got := Estimate(h, q); got != want {
+			t.Errorf("Estimate(%v) of a bucket's even spread = %v, want %v", q, got, want)
+		}
+	}
+	if got := h.Quantile(0.5); got != hi {
+		t.Errorf("Quantile(0.5) = %v, want the bucket's top %v", got, hi)
+	}
+	// The last bucket has no upper bound.
+	if got := Estimate(histOf(Bound(Buckets-2)+1), 0.5); got != Bound(Buckets-2) {
+		t.Errorf("Estimate in the last bucket = %v, want its lower bound %v", got, Bound(Buckets-2))
+	}
+	rng := rand.New(rand.NewSource(1))
+	for round := 0; round < 200; round++ {
+		n := 1 + rng.Intn(500)
+		ds := make([]time.Duration, n)
+		for i := range ds {
+			ds[i] = time.Duration(rng.ExpFloat64() * float64(ms))
+		}
+		h := histOf(ds...)
+		slices.Sort(ds)
+		for _, q := range []float64{0.01, 0.5, 0.9, 0.99, 1} {
+			exact := ds[max(1, int(math.Ceil(q*float64(n)-1e-9)))-1]
+			b := bucket(exact)
+			width := Bound(b)
+			if b > 0 {
+				width -= Bound(b - 1)
+			}
+			got := Estimate(h, q)
+			if got > h.Quantile(q) || got-exact >= width || exact-got >= width {
+				t.Fatalf("n=%d: Estimate(%v) = %v, nearest rank %v (bucket width %v), Quantile %v",
+					n, q, got, exact, width, h.Quantile(q))
+			}
+		}
+	}
+}
+
 // Add, and Mean is Sum over Count.
 func TestHistogramArithmetic(t *testing.T) {
 	a := histOf(time.Microsecond, 3*time.Millisecond)
