@@ -197,19 +197,26 @@ func TestRouterPriority(t *testing.T) {
 	}
 }
 
+// systemCountingDeadLetters returns a system of two workers whose dead
+// letters are counted: with ErrStopped (a stop left them), and otherwise.
+func systemCountingDeadLetters(t *testing.T) (s *actorpool.System, stopped, other *atomic.Int64) {
+	stopped, other = new(atomic.Int64), new(atomic.Int64)
+	s = newSystem(t, actorpool.WithWorkers(2), actorpool.WithDeadLetters(func(d actorpool.DeadLetter) {
+		if errors.Is(d.Reason, actorpool.ErrStopped) {
+			stopped.Add(1)
+		} else {
+			other.Add(1)
+		}
+	}))
+	return s, stopped, other
+}
+
 // TestRouterStatsAndShrinkWithoutLoss: P-6 and the resize rule. With
 // producers racing shrinks and grows, every message told is accepted, and
 // every accepted message is handled, or, at Shutdown, a dead letter: a
 // removed worker's queue is never lost.
 func TestRouterStatsAndShrinkWithoutLoss(t *testing.T) {
-	var deadStopped, deadRerouted atomic.Int64
-	s := newSystem(t, actorpool.WithWorkers(2), actorpool.WithDeadLetters(func(d actorpool.DeadLetter) {
-		if errors.Is(d.Reason, actorpool.ErrStopped) {
-			deadStopped.Add(1)
-		} else {
-			deadRerouted.Add(1)
-		}
-	}))
+	s, deadStopped, deadRerouted := systemCountingDeadLetters(t)
 	var handled atomic.Int64
 	r, err := actorpool.NewRouter(s, 4, func() actorpool.Behavior {
 		return actorpool.BehaviorFunc(func(*actorpool.Context, any) { handled.Add(1) })
@@ -266,14 +273,7 @@ func (b *stopSignal) Receive(_ *actorpool.Context, msg any) {
 // ErrStopped, as at any actor a stop left with a queue, and Unhandled
 // stays 0 (it once counted them, each refused with ErrNoWorker).
 func TestRouterRetiringAtShutdown(t *testing.T) {
-	var stopped, other atomic.Int64
-	s := newSystem(t, actorpool.WithWorkers(2), actorpool.WithDeadLetters(func(d actorpool.DeadLetter) {
-		if errors.Is(d.Reason, actorpool.ErrStopped) {
-			stopped.Add(1)
-		} else {
-			other.Add(1)
-		}
-	}))
+	s, stopped, other := systemCountingDeadLetters(t)
 	entered, hold, poststop := make(chan struct{}), make(chan struct{}), make(chan struct{}, 2)
 	r, err := actorpool.NewRouter(s, 2, func() actorpool.Behavior {
 		return &stopSignal{entered: entered, hold: hold, stopped: poststop}

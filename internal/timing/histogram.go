@@ -93,10 +93,7 @@ func (Histogram) Bound(i int) time.Duration { return Bound(i) }
 // when there are none, and the largest Duration when the quantile falls
 // in the last bucket.
 func (h Histogram) Quantile(q float64) time.Duration {
-	var total uint64
-	for _, c := range h.Counts {
-		total += c
-	}
+	x, total := h.rank(q)
 	if total == 0 {
 		return 0
 	}
@@ -105,10 +102,6 @@ func (h Histogram) Quantile(q float64) time.Duration {
 	// as q*(total-1), rounded down, as this once did, put the 0.99-quantile
 	// of two durations at the smaller one.) A product within rounding
 	// error of a whole number is that number: 0.7*10 is 7.000000000000001.
-	if !(q > 0) { // NaN too
-		q = 0
-	}
-	x := min(q, 1) * float64(total)
 	r := math.Round(x)
 	if math.Abs(x-r) > 1e-9*x {
 		r = math.Ceil(x)
@@ -138,17 +131,10 @@ func (h Histogram) Quantile(q float64) time.Duration {
 // It is a function, not a method, so that the Histogram pool and
 // actorpool export keeps one quantile: this one is the autoscaler's.
 func Estimate(h Histogram, q float64) time.Duration {
-	var total uint64
-	for _, c := range h.Counts {
-		total += c
-	}
+	x, total := h.rank(q)
 	if total == 0 {
 		return 0
 	}
-	if !(q > 0) { // NaN too
-		q = 0
-	}
-	x := min(q, 1) * float64(total)
 	var seen uint64
 	for i, c := range h.Counts {
 		if c == 0 || float64(seen+c) < x {
@@ -166,6 +152,19 @@ func Estimate(h Histogram, q float64) time.Duration {
 		return lo + time.Duration(f*float64(Bound(i)-lo))
 	}
 	return Bound(Buckets - 2)
+}
+
+// rank returns the q-quantile's rank among the durations h counts, q×total
+// with q held within [0, 1] (NaN as 0), and their total: the sum of the
+// buckets, which a snapshot taken during a recording may not have in Count.
+func (h Histogram) rank(q float64) (x float64, total uint64) {
+	for _, c := range h.Counts {
+		total += c
+	}
+	if !(q > 0) { // NaN too
+		q = 0
+	}
+	return min(q, 1) * float64(total), total
 }
 
 // Recorder is a Histogram being recorded. Record is for a single writer at
