@@ -117,15 +117,25 @@ func withoutSchedWait(o Observation) (_ Observation, ok bool) {
 }
 
 // cpuKnee places a knee at GOMAXPROCS when o measured CPU-bound work on
-// saturated CPUs with more workers than CPUs, and brings the pool down to
-// it: ok with the decision that says so. The knee is known from below (a
-// step down would only idle a CPU), and is tested from above after
-// cpuHold, then as any knee is. The experiments have the last word: once a
-// growth beyond GOMAXPROCS has paid (IOBound), the readings, which cannot
-// tell the pool's CPU time from the rest of the process's, place nothing.
+// saturated CPUs with more workers than CPUs, by either witness
+// (measuredCPUBound, scaledWithWorkers), and brings the pool down to it:
+// ok with the decision that says so. The knee is known from below (a step
+// down would only idle a CPU), and is tested from above after cpuHold,
+// then as any knee is. The experiments have the last word: once a growth
+// beyond GOMAXPROCS has paid (IOBound), the readings, which cannot tell
+// the pool's CPU time from the rest of the process's, place nothing.
 func (l *law) cpuKnee(o Observation) (decision, bool) {
 	k := max(l.cfg.min, o.GOMAXPROCS, 1)
-	if l.class == IOBound || o.Size <= k || !measuredCPUBound(o) {
+	if l.class == IOBound || o.Size <= k {
+		return decision{}, false
+	}
+	var why string
+	if measuredCPUBound(o) {
+		why = fmt.Sprintf("the %.1f busy workers wait for them, not for I/O (%.1f ready to run)", o.Busy, o.Runnable)
+	} else if before, seen, want, ok := l.scaledWithWorkers(o); ok {
+		why = fmt.Sprintf("the service time grew with the workers beyond them (%v at %d, %v at %d: %.2fx, %.2fx if CPU-bound)",
+			before.s.Round(time.Microsecond), before.n, o.Service.Round(time.Microsecond), l.paced[1].n, seen, want)
+	} else {
 		return decision{}, false
 	}
 	placed := l.knee == k
@@ -137,8 +147,59 @@ func (l *law) cpuKnee(o Observation) (decision, bool) {
 	l.kneeDown = true
 	l.probe = nil
 	return decision{to: k, cause: CauseKnee, reason: fmt.Sprintf(
-		"the CPUs are saturated (%.2f of %d in use) and the %.1f busy workers wait for them, not for I/O (%.1f ready to run): CPU-bound, knee at %d",
-		o.CPU, o.GOMAXPROCS, o.Busy, o.Runnable, k)}, true
+		"the CPUs are saturated (%.2f of %d in use) and %s: CPU-bound, knee at %d",
+		o.CPU, o.GOMAXPROCS, why, k)}, true
+}
+
+// The second witness: the service time. The runtime samples its
+// scheduling latencies (one event in trackingPeriod), and a window can
+// read far fewer goroutines waiting for a CPU than there are busy workers
+// beyond the CPUs: on a 2-CPU VM, 0.0001 ready to run with 7 of 8 workers
+// busy on CPUs used to 1.997, in the window after a start at 4 workers
+// grew the pool to 8. The first witness then reads the busy workers as
+// blocked, and Little's law grows the pool again. But CPU-bound work on
+// saturated CPUs shows itself in its service time too: P CPUs shared by n
+// busy workers give each max(1, n/P) times its task's CPU time, so a
+// growth from n' to n workers lengthens the tasks by max(1, n/P) /
+// max(1, n'/P), where work that waits on I/O keeps its calls' length
+// (plus a wake-up's wait for a CPU, which does not grow in proportion).
+// A growth that lengthened the tasks by at least cpuScaledShare of that,
+// where the CPUs were saturated in the window after it, is CPU-bound work
+// on saturated CPUs.
+const (
+	// cpuScaledShare is the least share of the lengthening CPU-bound work
+	// would show that the service time must show: the windows' means are
+	// estimates, an early window's of its shortest tasks.
+	cpuScaledShare = 0.75
+	// cpuScaledLeast is the least lengthening CPU-bound work would show
+	// for the witness to read it: below it, a service time's chance
+	// reads as well as the CPUs' sharing.
+	cpuScaledLeast = 1.5
+)
+
+// paced is a window's mean service time and the workers its tasks ran
+// beside.
+type paced struct {
+	s time.Duration
+	n int
+}
+
+// scaledWithWorkers reports whether the service time of o, on saturated
+// CPUs, grew with the workers beyond them since the window before it with
+// a service time (early or not), as CPU-bound work's would (see above):
+// with the window before, the lengthening seen and the one CPU-bound work
+// would show.
+func (l *law) scaledWithWorkers(o Observation) (before paced, seen, want float64, ok bool) {
+	p := float64(max(1, o.GOMAXPROCS))
+	// decide keeps o's own service time in l.paced[1] when it has one.
+	before, now := l.paced[0], l.paced[1]
+	if o.CPU < cpuSaturated*p || o.CPU > 2*p || o.Service <= 0 ||
+		before.s <= 0 || before.n <= 0 || now.n <= before.n {
+		return before, 0, 0, false
+	}
+	want = max(1, float64(now.n)/p) / max(1, float64(before.n)/p)
+	seen = float64(now.s) / float64(before.s)
+	return before, seen, want, want >= cpuScaledLeast && seen >= cpuScaledShare*want
 }
 
 // schedReading keeps the process's CPU time and the scheduler's latency

@@ -3,6 +3,7 @@ package autoscale
 import (
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 )
@@ -81,6 +82,55 @@ func TestLawKneeSurvivesTheShrinksTail(t *testing.T) {
 				t.Fatalf("%s, at %v: to %d (%q), knee %d; want the knee at 2 kept", c.name, at, d.to, d.reason, l.knee)
 			}
 		}
+	}
+}
+
+// TestLawCPUBoundByItsServiceTime: CPU-bound work at 1.5 times what two
+// CPUs serve, on a pool started at 4 (the readings of a real start on a
+// 2-CPU VM). The tick the backlog brought forward grows the pool by
+// Little's law; in the full window after it, the scheduler's sampled
+// latencies read no goroutine waiting for a CPU, so the busy workers beyond
+// the CPUs look blocked. The service time grew as the CPUs' sharing says
+// (n/2 over 4/2): the law places the knee at 2 in that window. Where the
+// tasks kept nearer their length (I/O calls, on CPUs the rest of the
+// process saturates), or the CPUs had room, it does not.
+func TestLawCPUBoundByItsServiceTime(t *testing.T) {
+	ms := time.Millisecond
+	start := Observation{At: t0.Add(80 * ms), Window: 80 * ms, Size: 4, Arrivals: 465, Completions: 271,
+		Lambda: 5815, Throughput: 3391, Busy: 2.84, BusyNow: 4, Queue: 189, WaitP50: 11 * ms, WaitP99: 33 * ms,
+		Service: 824 * time.Microsecond, GOMAXPROCS: 2, CPU: 1.81, Runnable: 3.9}
+	for _, c := range []struct {
+		name      string
+		lengthens float64 // the service time's lengthening, as a share of the CPUs' sharing
+		cpu       float64
+		knee      bool
+	}{
+		{"CPU-bound", 1.1, 2, true},
+		{"a little less than the sharing", 0.8, 2, true},
+		{"less than three quarters of the sharing", 0.7, 2, false},
+		{"I/O calls that kept their length", 0.5, 2, false},
+		{"CPUs with room", 1.1, 1.5, false},
+	} {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			l := newObjectiveLaw(64)
+			n := decideEarly(l, start).to
+			if n < 6 {
+				t.Fatalf("the early tick: 4 → %d, want growth by Little's law to 6 at least", n)
+			}
+			share := float64(n) / 4 // max(1, n/2) / max(1, 4/2)
+			o := Observation{At: start.At.Add(262 * ms), Window: 262 * ms, Size: n, Arrivals: 1375, Completions: 996,
+				Lambda: 5248, Throughput: 3802, Busy: float64(n) - 0.9, BusyNow: n, Queue: 565,
+				WaitP50: 62 * ms, WaitP99: 133 * ms, GOMAXPROCS: 2, CPU: c.cpu, Runnable: 0.0001,
+				Service: time.Duration(float64(start.Service) * c.lengthens * share)}
+			d := l.decide(o)
+			if got := d.cause == CauseKnee && d.to == 2 && l.knee == 2 && l.class == CPUBound; got != c.knee {
+				t.Fatalf("%d → %d (%s, %q), knee %d, class %s; want the knee at 2: %v", n, d.to, d.cause, d.reason, l.knee, l.class, c.knee)
+			}
+			if c.knee && !strings.Contains(d.reason, "grew with the workers") {
+				t.Fatalf("reason %q does not name the service time's witness", d.reason)
+			}
+		})
 	}
 }
 

@@ -103,8 +103,13 @@
 //     third, an added worker would only wait for a CPU too. The law places
 //     a knee at GOMAXPROCS, known from below, and goes there in that tick:
 //     a pool started at 4 workers on 2 CPUs with CPU work at 1.5 times what
-//     they serve is at 2 after its first tick. Workers blocked in I/O do
-//     not count against the CPUs: with the CPUs as busy, a pool whose busy
+//     they serve is at 2 after its first tick. The scheduler's latencies
+//     are sampled, and a window may read few goroutines waiting where many
+//     do; the service time is the second witness: a growth past the CPUs
+//     after which the tasks took about as much longer as P CPUs shared by
+//     more workers make them (max(1, n/P) over max(1, n'/P), three
+//     quarters of it at least) is CPU-bound work too. Workers blocked in
+//     I/O do not count against the CPUs: with the CPUs as busy, a pool whose busy
 //     workers mostly wait on I/O is sized by Little's law as before. The
 //     readings are the whole process's, so the experiments have the last
 //     word: once a growth beyond GOMAXPROCS paid, the readings place no
