@@ -47,13 +47,16 @@ const (
 // measuredCPUBound reports whether o measured CPU-bound work on saturated
 // CPUs (see above).
 func measuredCPUBound(o Observation) bool {
+	return saturatedCPUs(o) && runningOrReady(o)
+}
+
+// saturatedCPUs reports whether the process used cpuSaturated of
+// GOMAXPROCS in o's window. A reading beyond twice the CPUs is not a
+// reading of real time (a window of a fake clock, in tests): nothing is
+// concluded from it.
+func saturatedCPUs(o Observation) bool {
 	p := float64(max(1, o.GOMAXPROCS))
-	// A reading beyond twice the CPUs is not a reading of real time (a
-	// window of a fake clock, in tests): nothing is concluded from it.
-	if o.CPU < cpuSaturated*p || o.CPU > 2*p {
-		return false
-	}
-	return runningOrReady(o)
+	return o.CPU >= cpuSaturated*p && o.CPU <= 2*p
 }
 
 // runningOrReady reports whether o's busy workers (one at least) were all
@@ -134,7 +137,7 @@ func (l *law) cpuKnee(o Observation) (decision, bool) {
 		why = fmt.Sprintf("the %.1f busy workers wait for them, not for I/O (%.1f ready to run)", o.Busy, o.Runnable)
 	} else if before, seen, want, ok := l.scaledWithWorkers(o); ok {
 		why = fmt.Sprintf("the service time grew with the workers beyond them (%v at %d, %v at %d: %.2fx, %.2fx if CPU-bound)",
-			before.s.Round(time.Microsecond), before.n, o.Service.Round(time.Microsecond), l.paced[1].n, seen, want)
+			before.service.Round(time.Microsecond), before.size, o.Service.Round(time.Microsecond), l.paced[1].size, seen, want)
 	} else {
 		return decision{}, false
 	}
@@ -177,28 +180,20 @@ const (
 	cpuScaledLeast = 1.5
 )
 
-// paced is a window's mean service time and the workers its tasks ran
-// beside.
-type paced struct {
-	s time.Duration
-	n int
-}
-
 // scaledWithWorkers reports whether the service time of o, on saturated
 // CPUs, grew with the workers beyond them since the window before it with
 // a service time (early or not), as CPU-bound work's would (see above):
 // with the window before, the lengthening seen and the one CPU-bound work
 // would show.
-func (l *law) scaledWithWorkers(o Observation) (before paced, seen, want float64, ok bool) {
-	p := float64(max(1, o.GOMAXPROCS))
+func (l *law) scaledWithWorkers(o Observation) (before sample, seen, want float64, ok bool) {
 	// decide keeps o's own service time in l.paced[1] when it has one.
 	before, now := l.paced[0], l.paced[1]
-	if o.CPU < cpuSaturated*p || o.CPU > 2*p || o.Service <= 0 ||
-		before.s <= 0 || before.n <= 0 || now.n <= before.n {
+	if !saturatedCPUs(o) || o.Service <= 0 || before.service <= 0 || before.size <= 0 || now.size <= before.size {
 		return before, 0, 0, false
 	}
-	want = max(1, float64(now.n)/p) / max(1, float64(before.n)/p)
-	seen = float64(now.s) / float64(before.s)
+	p := float64(max(1, o.GOMAXPROCS))
+	want = max(1, float64(now.size)/p) / max(1, float64(before.size)/p)
+	seen = float64(now.service) / float64(before.service)
 	return before, seen, want, want >= cpuScaledLeast && seen >= cpuScaledShare*want
 }
 

@@ -67,7 +67,7 @@ type law struct {
 	recent  []sample  // the last windows with completions, newest last
 	grewAt  time.Time // the last growth under pressure
 	drainAt time.Time // the last window with a backlog (backlogged)
-	paced   [2]paced  // the last two windows with a service time, newest last (cpu.go, scaledWithWorkers)
+	paced   [2]sample // the last two windows with a service time, early ones too, newest last (cpu.go, scaledWithWorkers)
 	busy    float64   // busy workers, smoothed over ticks (EWMA)
 	cs2     float64   // the service times' squared coefficient of variation, smoothed (sizing.go)
 	lambda  float64   // arrivals per second, smoothed likewise
@@ -98,7 +98,7 @@ func (l *law) decide(o Observation) decision {
 	// against that one.
 	l.beside, l.last = max(o.Size, l.last), o.Size
 	if o.Service > 0 {
-		l.paced = [2]paced{l.paced[1], {o.Service, l.beside}}
+		l.paced = [2]sample{l.paced[1], {service: o.Service, size: l.beside}}
 	}
 	if l.early {
 		// The wake-up fired with every worker busy and a queue behind
